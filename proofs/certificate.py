@@ -1,0 +1,118 @@
+"""Certificates: the verdict on a claim, with the evidence to re-check it without repeating the search."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+
+import sympy
+
+from mechanisms.base import Mechanism
+from proofs.guarantees import Guarantee
+from proofs.rounding import float_upper
+
+__all__ = ["Verdict", "Witness", "Certificate", "json_value"]
+
+
+class Verdict(enum.Enum):
+    """Three-valued outcome of a check (sympy.stats style: refute only what is provably false)."""
+
+    PROVED = "proved"
+    REFUTED = "refuted"
+    UNKNOWN = "unknown"
+
+    @property
+    def exit_code(self) -> int:
+        """The command line's exit code: 0 holds, 1 refuted, 3 undecided."""
+        return {Verdict.PROVED: 0, Verdict.REFUTED: 1, Verdict.UNKNOWN: 3}[self]
+
+
+def json_value(value: object) -> object:
+    """A JSON-friendly form of an input, output or event (exact numbers become strings)."""
+    if isinstance(value, sympy.Basic):
+        return str(value)
+    if isinstance(value, (tuple, list, frozenset, set)):
+        items = [json_value(v) for v in value]
+        return sorted(items, key=str) if isinstance(value, (set, frozenset)) else items
+    if hasattr(value, "item"):  # numpy scalar
+        return value.item()
+    return value
+
+
+@dataclass(frozen=True)
+class Witness:
+    """Two neighbouring inputs and an output (or event) whose probabilities break the claim.
+
+    ``output`` is a single output, or for an event a ``frozenset`` of outputs, or for a continuous
+    mechanism a description of the region (e.g. ``"y > 3"``).
+    """
+
+    x: Hashable
+    x_prime: Hashable
+    output: Hashable
+    p: sympy.Expr
+    p_prime: sympy.Expr
+
+    def as_json(self) -> dict[str, object]:
+        """``{"x", "x_prime", "output", "p", "p_prime"}`` with exact probabilities as strings."""
+        return {"x": json_value(self.x), "x_prime": json_value(self.x_prime), "output": json_value(self.output),
+                "p": str(self.p), "p_prime": str(self.p_prime)}
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The outcome of checking ``guarantee`` for ``mechanism``.
+
+    Attributes:
+        verdict: PROVED, REFUTED or UNKNOWN.
+        method: how it was decided ("exact", "symbolic").
+        epsilon: the tightest eps (pure or metric), exact; ``sympy.oo`` when no finite eps holds;
+            ``None`` when the check did not compute it.
+        delta: for (eps, delta) claims, the exact hockey-stick divergence at the claimed eps.
+        witness: for a refutation, the inputs and output or event that break the claim.
+        evidence: one sentence a person can read.
+        replay: re-checks the stored result from the mechanism's definition, without the search.
+    """
+
+    mechanism: Mechanism
+    guarantee: Guarantee
+    verdict: Verdict
+    method: str
+    evidence: str
+    epsilon: sympy.Expr | None = None
+    delta: sympy.Expr | None = None
+    witness: Witness | None = None
+    replay: Callable[[Certificate], bool] | None = field(default=None, repr=False, compare=False)
+
+    def recheck(self) -> bool:
+        """Re-verify the certificate's content from the mechanism's pmf or density (no search).
+
+        A refutation is re-checked by recomputing the witness's probabilities exactly and confirming
+        they violate the guarantee; a proof by confirming the claimed bound at every neighbouring
+        pair and output. UNKNOWN certificates have nothing to re-check and return True.
+        """
+        if self.verdict is Verdict.UNKNOWN or self.replay is None:
+            return self.verdict is Verdict.UNKNOWN
+        return bool(self.replay(self))
+
+    @property
+    def epsilon_upper(self) -> float | None:
+        """The tightest eps rounded up to a float (never below the exact value)."""
+        return None if self.epsilon is None else float_upper(self.epsilon)
+
+    def as_json(self) -> dict[str, object]:
+        """The fields of the command line's JSON for ``verify`` and ``epsilon``."""
+        return {
+            "mechanism": self.mechanism.name,
+            "parameters": {k: json_value(v) for k, v in self.mechanism.parameters().items()},
+            "claim": str(self.guarantee),
+            "verdict": self.verdict.value,
+            "method": self.method,
+            "epsilon": None if self.epsilon is None else str(self.epsilon),
+            "epsilon_upper": self.epsilon_upper,
+            "delta": None if self.delta is None else str(self.delta),
+            "delta_upper": None if self.delta is None else float_upper(self.delta),
+            "witness": None if self.witness is None else self.witness.as_json(),
+            "evidence": self.evidence,
+        }
