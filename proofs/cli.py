@@ -1,0 +1,216 @@
+"""The ``dpcert`` command line.
+
+Every subcommand prints a readable table, or one JSON object with ``--json``. Exit codes: 0 the claim
+holds or the command succeeded, 1 the claim is refuted, 2 bad input (one line, no traceback),
+3 undecided.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from mechanisms.base import FiniteMechanism, Mechanism
+from mechanisms.catalog import CATALOG, make_mechanism
+from mechanisms.neighbours import Metric
+from mechanisms.parameters import InvalidParameterError
+from proofs.certificate import Certificate, Verdict
+from proofs.guarantees import ApproxDP, MetricDP, PureDP
+from proofs.rounding import decimal_string
+
+__all__ = ["main", "cli"]
+
+EXIT_BAD_INPUT = 2
+
+_console = Console()
+_errors = Console(stderr=True)
+
+
+def _parse_params(items: Sequence[str]) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise InvalidParameterError(f"--param must look like NAME=VALUE. Got {item!r}")
+        if name in params:
+            raise InvalidParameterError(f"--param {name} is given twice")
+        params[name] = value.strip()
+    return params
+
+
+def _mechanism(name: str, params: Sequence[str]) -> Mechanism:
+    return make_mechanism(name, _parse_params(params))
+
+
+def _emit(as_json: bool, payload: dict[str, object], table: Table | str) -> None:
+    if as_json:
+        click.echo(json.dumps(payload, indent=2, default=str))
+    else:
+        _console.print(table)
+
+
+def _certificate_table(certificate: Certificate, title: str) -> Table:
+    table = Table(title=title, show_header=False)
+    table.add_column("field", style="bold")
+    table.add_column("value", overflow="fold")
+    table.add_row("mechanism", escape(certificate.mechanism.describe()))
+    table.add_row("claim", escape(str(certificate.guarantee)))
+    colour = {Verdict.PROVED: "green", Verdict.REFUTED: "red", Verdict.UNKNOWN: "yellow"}[certificate.verdict]
+    table.add_row("verdict", f"[{colour}]{certificate.verdict.value}[/{colour}]")
+    table.add_row("method", certificate.method)
+    if certificate.epsilon is not None:
+        table.add_row("tightest eps", f"{certificate.epsilon}  (<= {decimal_string(certificate.epsilon)})")
+    if certificate.delta is not None:
+        table.add_row("delta(eps)", f"{certificate.delta}  (<= {decimal_string(certificate.delta)})")
+    if certificate.witness is not None:
+        w = certificate.witness
+        table.add_row("witness", escape(f"x={w.x!r}, x'={w.x_prime!r}, output={_short(w.output)}"))
+        table.add_row("P(output | x)", f"{w.p}  (~{decimal_string(w.p, 8, upward=False)})")
+        table.add_row("P(output | x')", f"{w.p_prime}  (~{decimal_string(w.p_prime, 8)})")
+    table.add_row("evidence", escape(certificate.evidence))
+    return table
+
+
+def _short(output: object) -> str:
+    if isinstance(output, frozenset):
+        items = sorted(output, key=str)
+        shown = ", ".join(map(repr, items[:6])) + (", ..." if len(items) > 6 else "")
+        return f"{{{shown}}} ({len(items)} outputs)"
+    return repr(output)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="dpcert")
+def cli() -> None:
+    """dpcert: decide whether a differential-privacy claim is true."""
+
+
+@cli.command("mechanisms")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+def mechanisms_command(as_json: bool) -> None:
+    """List the registered mechanisms and their parameters."""
+    payload = {"mechanisms": [
+        {"name": e.name, "summary": e.summary, "negative_control": e.negative_control,
+         "parameters": [{"name": p.name, "help": p.help, "default": p.default} for p in e.parameters]}
+        for e in CATALOG.values()]}
+    table = Table(title="mechanisms")
+    for column in ("name", "parameters", "what it is"):
+        table.add_column(column, overflow="fold")
+    for e in CATALOG.values():
+        params = ", ".join(p.name if p.default is None else f"{p.name}={p.default}" for p in e.parameters)
+        table.add_row(e.name, escape(params), escape(e.summary + (" [negative control]" if e.negative_control else "")))
+    _emit(as_json, payload, table)
+
+
+_param_option = click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+                             help="a mechanism parameter (repeat for each); exact values: 1, 0.5, 3/2, log(3)")
+_json_option = click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+
+
+@cli.command("epsilon")
+@click.argument("mechanism")
+@_param_option
+@_json_option
+def epsilon_command(mechanism: str, params: tuple[str, ...], as_json: bool) -> None:
+    """Print the tightest eps of MECHANISM (exact form and a decimal rounded up)."""
+    mech = _mechanism(mechanism, params)
+    if isinstance(mech, FiniteMechanism):
+        from proofs.exact import tightest_epsilon
+
+        certificate = tightest_epsilon(mech)
+    else:
+        from proofs.symbolic import check_symbolic
+
+        certificate = check_symbolic(mech, PureDP(1))
+    payload = certificate.as_json()
+    _emit(as_json, payload, _certificate_table(certificate, f"tightest eps of {mech.name}"))
+    sys.exit(Verdict.UNKNOWN.exit_code if certificate.verdict is Verdict.UNKNOWN else 0)
+
+
+@cli.command("verify")
+@click.argument("mechanism")
+@_param_option
+@click.option("--eps", required=True, help="claimed eps (exact)")
+@click.option("--delta", default=None, help="claimed delta in [0, 1) for (eps, delta)-DP")
+@click.option("--symbolic", is_flag=True, help="decide with the symbolic checker (closed form, any size)")
+@click.option("--metric", type=click.Choice(["abs"]), default=None,
+              help="metric DP with d(x, x') = |x - x'| instead of the mechanism's neighbours")
+@_json_option
+def verify_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str | None, symbolic: bool,
+                   metric: str | None, as_json: bool) -> None:
+    """Decide whether MECHANISM satisfies the claimed guarantee."""
+    from proofs.registry import check
+
+    mech = _mechanism(mechanism, params)
+    if metric is not None and delta is not None:
+        raise InvalidParameterError("--delta cannot be combined with --metric")
+    relation = Metric(lambda a, b: abs(a - b), "d(x, x') = |x - x'|") if metric else None
+    guarantee = MetricDP(eps) if metric else (ApproxDP(eps, delta) if delta is not None else PureDP(eps))
+    certificate = check(mech, guarantee, symbolic=symbolic, relation=relation)
+    _emit(as_json, certificate.as_json(), _certificate_table(certificate, f"verify {mech.name}"))
+    sys.exit(certificate.verdict.exit_code)
+
+
+@cli.command("claims")
+@click.option("--source", default=None, help="only claims whose source mentions this (e.g. a seed file name)")
+@_json_option
+def claims_command(source: str | None, as_json: bool) -> None:
+    """Check every registered claim and print the report.
+
+    Exit 0 when every claim gets the verdict the registry expects (paper errors and negative controls
+    are expected to be refuted), 1 otherwise.
+    """
+    from proofs.registry import claims
+
+    selected = claims(source)
+    if not selected:
+        raise InvalidParameterError(f"--source matches no registered claim. Got {source!r}")
+    results = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=_errors, transient=True, disable=not _errors.is_terminal) as progress:
+        task = progress.add_task("checking claims", total=len(selected))
+        for claim in selected:
+            progress.update(task, description=f"checking {claim.id}")
+            outcome = claim.check()
+            results.append((claim, outcome))
+            progress.advance(task)
+    mismatches = [c.id for c, o in results if o.verdict is not c.expected]
+    payload = {"claims": [{"id": c.id, "source": c.source, "statement": c.statement, "expected": c.expected.value,
+                           **o.as_json()} for c, o in results],
+               "summary": {"total": len(results), "as_expected": len(results) - len(mismatches),
+                           "unexpected": mismatches}}
+    table = Table(title=f"dpcert claims: {len(results) - len(mismatches)} of {len(results)} as expected")
+    for column in ("id", "source", "verdict", "method", "evidence"):
+        table.add_column(column, overflow="fold")
+    for c, o in results:
+        colour = {Verdict.PROVED: "green", Verdict.REFUTED: "red", Verdict.UNKNOWN: "yellow"}[o.verdict]
+        mark = "" if o.verdict is c.expected else " (UNEXPECTED)"
+        table.add_row(c.id, escape(c.source), f"[{colour}]{o.verdict.value}[/{colour}]{mark}", o.method,
+                      escape(o.evidence))
+    _emit(as_json, payload, table)
+    sys.exit(1 if mismatches else 0)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point: run the command line, turning bad input into one line on stderr and exit code 2."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="dpcert", standalone_mode=False)
+    except InvalidParameterError as error:
+        click.echo(f"dpcert: error: {error}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.exceptions.Abort:
+        click.echo("dpcert: aborted", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.UsageError as error:
+        click.echo(f"dpcert: error: {error.format_message()}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.exceptions.Exit as stop:
+        sys.exit(stop.exit_code)
