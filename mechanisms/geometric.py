@@ -68,14 +68,21 @@ class Geometric(_BoundedIntegerRange):
     def __post_init__(self) -> None:
         self._validate()
 
-    def pmf(self, x: int) -> Mapping[int, sympy.Expr]:
-        self.validate_input(x)
+    @cached_property
+    def _by_distance(self) -> tuple[tuple[sympy.Expr, ...], tuple[sympy.Expr, ...]]:
+        """(interior, tail) probabilities indexed by the distance |y - x| (computed once per mechanism)."""
         a = self.alpha
         interior = (1 - a) / (1 + a)
-        table = {y: interior * a ** abs(y - x) for y in range(self.lo + 1, self.hi)}
-        table[self.lo] = a ** (x - self.lo) / (1 + a)
-        table[self.hi] = a ** (self.hi - x) / (1 + a)
-        return dict(sorted(table.items()))
+        span = range(self.hi - self.lo + 1)
+        return tuple(interior * a**d for d in span), tuple(a**d / (1 + a) for d in span)
+
+    def pmf(self, x: int) -> Mapping[int, sympy.Expr]:
+        self.validate_input(x)
+        interior, tail = self._by_distance
+        table = {self.lo: tail[x - self.lo]}
+        table.update((y, interior[abs(y - x)]) for y in range(self.lo + 1, self.hi))
+        table[self.hi] = tail[self.hi - x]
+        return table
 
     def sample(self, x: int, size: int, rng: np.random.Generator) -> np.ndarray:
         size = check_size(size)

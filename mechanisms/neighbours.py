@@ -36,11 +36,17 @@ class Edges:
     description: str = "explicit neighbour pairs"
 
     def __post_init__(self) -> None:
+        if isinstance(self.pairs, (str, bytes)) or not isinstance(self.pairs, Sequence):
+            raise InvalidParameterError(f"pairs must be a sequence of (x, x') pairs. Got {self.pairs!r}")
         if not self.pairs:
             raise InvalidParameterError("pairs must list at least one neighbouring pair. Got none")
-        for a, b in self.pairs:
+        for pair in self.pairs:
+            if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+                raise InvalidParameterError(f"pairs must be a sequence of (x, x') pairs. Got {pair!r} among them")
+            a, b = pair
             if a == b:
                 raise InvalidParameterError(f"pairs must join two different inputs. Got ({a!r}, {b!r})")
+        object.__setattr__(self, "pairs", tuple(tuple(pair) for pair in self.pairs))
 
     def ordered_pairs(self, inputs: Sequence[Hashable]) -> Iterator[tuple[Hashable, Hashable]]:
         """Both directions of every edge (inputs not in ``inputs`` are an error)."""

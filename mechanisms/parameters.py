@@ -11,9 +11,13 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
+from tokenize import TokenError
 from numbers import Integral
 
 import sympy
+
+from mechanisms.exact_arithmetic import UndecidedSignError, cancel_exponentials, exact_sign
+from sympy.parsing.sympy_parser import rationalize, standard_transformations
 
 __all__ = [
     "ExactValue",
@@ -66,11 +70,13 @@ def _parse_string(name: str, text: str) -> sympy.Expr:
     if re.fullmatch(r"[+-]?\d+(\.\d*)?([eE][+-]?\d+)?|[+-]?\.\d+([eE][+-]?\d+)?", text):
         return sympy.Rational(Fraction(text))
     try:
+        # rationalize: every decimal literal becomes the exact Rational it denotes (1 - 1e-12 is not 1)
         value = sympy.parse_expr(text.replace("^", "**"), local_dict=dict(_ALLOWED_NAMES),
                                  global_dict={"Integer": sympy.Integer, "Float": sympy.Float,
                                               "Rational": sympy.Rational, "Symbol": sympy.Symbol},
+                                 transformations=standard_transformations + (rationalize,),
                                  evaluate=True)
-    except (SyntaxError, TypeError, ValueError, ZeroDivisionError, sympy.SympifyError) as error:
+    except (SyntaxError, TypeError, ValueError, ZeroDivisionError, sympy.SympifyError, TokenError) as error:
         raise InvalidParameterError(f"{name} could not be parsed as an exact number. Got {text!r}") from error
     return sympy.nsimplify(value, rational=True) if value.has(sympy.Float) else value
 
@@ -84,7 +90,8 @@ def to_exact(name: str, value: object) -> sympy.Expr:
     if isinstance(value, bool):
         raise InvalidParameterError(f"{name} must be a number. Got {value!r}")
     if isinstance(value, sympy.Basic):
-        expr = value
+        # a sympy Float is read as the decimal it prints as, like a Python float: values stay exact
+        expr = sympy.nsimplify(value, rational=True) if value.has(sympy.Float) else value
     elif isinstance(value, Integral):
         expr = sympy.Integer(int(value))
     elif isinstance(value, Fraction):
@@ -105,61 +112,6 @@ def to_exact(name: str, value: object) -> sympy.Expr:
 
 
 parse_exact = to_exact
-
-
-class UndecidedSignError(ArithmeticError):
-    """The sign of a closed-form number could not be decided at the precision dpcert tries."""
-
-
-def cancel_exponentials(expr: sympy.Expr) -> sympy.Expr:
-    """Cancel a rational function of exponentials whose exponents are rational multiples of one number.
-
-    exp(p/q) is rewritten as s**p with s = exp(1/q) (or exp(b/q) for a common irrational b), the
-    rational function in s is cancelled, and s is substituted back; logarithms are cancelled inside.
-    Example: (exp(3/2) + exp(2) + exp(5/2)) / (exp(1/2) + E + exp(3/2)) becomes E.
-    """
-    expr = sympy.sympify(expr)
-    expr = expr.replace(lambda e: isinstance(e, sympy.log),
-                        lambda e: sympy.log(cancel_exponentials(e.args[0])))
-    powers = [(a, a.args[0]) for a in expr.atoms(sympy.exp)]
-    if expr.has(sympy.E):
-        powers.append((sympy.E, sympy.Integer(1)))
-    if not powers:
-        return sympy.cancel(expr)
-    base = next((arg for _, arg in powers if not arg.is_Rational), sympy.Integer(1))
-    ratios = [sympy.nsimplify(arg / base) for _, arg in powers]
-    if not all(r.is_Rational for r in ratios):
-        return expr
-    denominator = sympy.ilcm(*(r.q for r in ratios)) if len(ratios) > 1 else ratios[0].q
-    s = sympy.Dummy("s", positive=True)
-    replaced = expr.xreplace({atom: s ** (r * denominator) for (atom, _), r in zip(powers, ratios)})
-    return sympy.cancel(replaced).subs(s, sympy.exp(base / denominator))
-
-
-def exact_sign(expr: sympy.Expr) -> int:
-    """The exact sign (-1, 0 or 1) of a closed-form real number.
-
-    Rationals are compared exactly. Other numbers are evaluated with sympy's ``evalf(strict=True)``,
-    which raises instead of returning a value whose requested digits are not all correct, so a
-    non-zero result has the right sign; a number that evaluates to zero is decided by simplification.
-
-    Raises:
-        UndecidedSignError: neither the evaluation nor the simplification could decide.
-    """
-    if expr.is_Rational:
-        return (expr.p > 0) - (expr.p < 0)
-    if expr.is_zero:
-        return 0
-    for digits in (30, 120, 500):
-        try:
-            approx = expr.evalf(digits, strict=True, maxn=4 * digits)
-        except sympy.core.evalf.PrecisionExhausted:
-            continue
-        if approx.is_Number and approx != 0:
-            return 1 if approx > 0 else -1
-    if cancel_exponentials(expr) == 0 or sympy.simplify(expr) == 0 or expr.equals(0):
-        return 0
-    raise UndecidedSignError(f"could not decide the sign of {expr}")
 
 
 def _sign(name: str, expr: sympy.Expr) -> int:

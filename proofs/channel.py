@@ -19,7 +19,8 @@ import numpy as np
 import sympy
 
 from mechanisms.base import FiniteMechanism
-from mechanisms.parameters import InvalidParameterError, UndecidedSignError, exact_sign, to_exact
+from mechanisms.exact_arithmetic import ExponentialField, UndecidedSignError, cancel_exponentials, exact_sign
+from mechanisms.parameters import InvalidParameterError, to_exact
 
 __all__ = ["ExactChannel", "FILTER_TOLERANCE", "float_log", "exact_compare"]
 
@@ -65,11 +66,11 @@ class ExactChannel:
     @classmethod
     def from_matrix(cls, matrix: Sequence[Sequence[object]]) -> ExactChannel:
         """A channel given directly as rows of exact probabilities (row i is input i, column j output j)."""
-        rows = [[to_exact(f"P[{i}][{j}]", v) for j, v in enumerate(r)] for i, r in enumerate(matrix)]
+        rows = [[to_exact(f"matrix[{i}][{j}]", v) for j, v in enumerate(r)] for i, r in enumerate(matrix)]
         if not rows or len({len(r) for r in rows}) != 1:
-            raise InvalidParameterError("channel matrix must be non-empty with rows of equal length")
+            raise InvalidParameterError("matrix must be non-empty with rows of equal length")
         return cls._assemble(tuple(range(len(rows))), tuple(range(len(rows[0]))),
-                             (dict(enumerate(r)) for r in rows), "channel")
+                             (dict(enumerate(r)) for r in rows), "matrix")
 
     @classmethod
     def _assemble(cls, inputs: tuple[Hashable, ...], outputs: tuple[Hashable, ...],
@@ -90,27 +91,57 @@ class ExactChannel:
                     k = value_id[p] = len(values)
                     values.append(p)
                 row[j] = k
+        cls._validate_signs(inputs, outputs, values, ids, label)  # before taking logs of the values
         channel = cls(inputs, outputs, tuple(values), ids, np.array([float_log(v) for v in values]))
         channel._validate(label)
         return channel
 
-    def _validate(self, label: str) -> None:
-        for k, v in enumerate(self.values):
+    @staticmethod
+    def _validate_signs(inputs: tuple[Hashable, ...], outputs: tuple[Hashable, ...], values: list[sympy.Expr],
+                        ids: np.ndarray, label: str) -> None:
+        for k, v in enumerate(values):
             try:
                 negative = exact_sign(v) < 0
             except UndecidedSignError as error:
                 raise InvalidParameterError(f"{label}: could not decide the sign of probability {v}") from error
             if negative:
-                raise InvalidParameterError(f"{label}: probabilities must be >= 0. Got {v}")
+                i, j = (int(n[0]) for n in np.nonzero(ids == k))
+                raise InvalidParameterError(f"{label}: probabilities must be >= 0. "
+                                            f"Got P({outputs[j]!r} | {inputs[i]!r}) = {v}")
+
+    def _validate(self, label: str) -> None:
+        field = ExponentialField.covering(self.values)
+        elements: dict[int, object] = {}
         checked: dict[tuple[tuple[int, int], ...], bool] = {}
         for i, x in enumerate(self.inputs):
             found, counts = np.unique(self.ids[i], return_counts=True)
             key = tuple(zip(found.tolist(), counts.tolist()))
             if key not in checked:
-                total = sympy.Add(*(c * self.values[k] for k, c in key))
-                checked[key] = total == 1 or exact_compare(sympy.cancel(sympy.together(total)), sympy.Integer(1)) == 0
+                checked[key] = self._sums_to_one(key, field, elements)
             if not checked[key]:
                 raise InvalidParameterError(f"{label}: probabilities of input {x!r} must sum exactly to 1")
+
+    def _sums_to_one(self, counts: tuple[tuple[int, int], ...], field: ExponentialField | None,
+                     elements: dict[int, object]) -> bool:
+        """Whether sum of count * values[k] is exactly 1: in Q(exp(b/q)) when possible, else by sign."""
+        if field is not None:
+            try:
+                numerators: dict[tuple, tuple[object, object]] = {}  # denominator -> (denominator, sum of numerators)
+                for k, c in counts:
+                    if k not in elements:
+                        elements[k] = field.element(self.values[k])
+                    element = elements[k]
+                    key = tuple(sorted(element.denom.terms()))
+                    denominator, numerator = numerators.get(key, (element.denom, 0))
+                    numerators[key] = (denominator, numerator + element.numer * c)
+                total = field.field.zero
+                for denominator, numerator in numerators.values():  # few distinct denominators: few gcds
+                    total += field.field.field.new(numerator, denominator)
+                return total == field.field.one
+            except ValueError:
+                pass
+        total = sympy.Add(*(c * self.values[k] for k, c in counts))
+        return total == 1 or exact_compare(cancel_exponentials(total), sympy.Integer(1)) == 0
 
     def probability(self, i: int, j: int) -> sympy.Expr:
         """P(outputs[j] | inputs[i]), exact."""

@@ -91,22 +91,38 @@ def _distances(channel: ExactChannel, metric: Metric, a: np.ndarray, b: np.ndarr
 def _exact_log_ratio(p: sympy.Expr, q: sympy.Expr, d: sympy.Expr) -> sympy.Expr:
     if q == 0:
         return sympy.oo
-    ratio = p / q if (p.is_Rational and q.is_Rational) else cancel_exponentials(p / q)
+    ratio = p / q  # sympy's Mul already cancels common factors and merges exp(a) * exp(b)
+    if ratio.has(sympy.Add):
+        ratio = cancel_exponentials(ratio)
     value = sympy.log(ratio)
     return value if d == 1 else value / d
 
 
-def _best(candidates: dict[tuple[int, int, int], tuple[int, int, int]], channel: ExactChannel,
-          distances: list[sympy.Expr]) -> RatioSearch:
-    """The exact maximum of log(values[a] / values[b]) / d over candidate (a, b, distance index)."""
+def _best(channel: ExactChannel, keys: np.ndarray, where: np.ndarray, distances: list[sympy.Expr]) -> RatioSearch:
+    """The exact maximum of log(values[a] / values[b]) / d over candidate rows (a, b, distance code).
+
+    ``where[n]`` is (i, k, j): a place where candidate n occurs. Ratios that sympy's own
+    multiplication already reduces (common factors cancel, exponentials merge) cost microseconds; only
+    ratios of sums go through :func:`cancel_exponentials`.
+    """
     best: RatioSearch | None = None
-    for (a, b, di), (i, k, j) in candidates.items():
-        p, q, d = channel.values[a], channel.values[b], distances[di]
-        value = _exact_log_ratio(p, q, d)
+    logs: dict[tuple[int, int], sympy.Expr] = {}
+    for (a, b, code), (i, k, j) in zip(keys.tolist(), where.tolist()):
+        if (a, b) not in logs:
+            logs[(a, b)] = _exact_log_ratio(channel.values[a], channel.values[b], sympy.Integer(1))
+        value = logs[(a, b)] if distances[code] == 1 or logs[(a, b)] == sympy.oo else logs[(a, b)] / distances[code]
         if best is None or (value != best.epsilon and _exceeds(value, best.epsilon)):
-            best = RatioSearch(value, i, k, j, p, q, d)
+            best = RatioSearch(value, i, k, j, channel.values[a], channel.values[b], distances[code])
     assert best is not None
     return best
+
+
+def _unique_candidates(channel: ExactChannel, i: np.ndarray, k: np.ndarray, j: np.ndarray,
+                       code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct (values id at (i, j), values id at (k, j), distance code) rows, each with one place (i, k, j)."""
+    keys = np.stack([channel.ids[i, j], channel.ids[k, j], code], axis=1)
+    keys, first = np.unique(keys, axis=0, return_index=True)
+    return keys, np.stack([i[first], k[first], j[first]], axis=1)
 
 
 def _exceeds(value: sympy.Expr, incumbent: sympy.Expr) -> bool:
@@ -121,7 +137,13 @@ def max_log_ratio(channel: ExactChannel, relation: NeighbourRelation) -> RatioSe
     if isinstance(relation, AllPairs):
         return _max_log_ratio_all_pairs(channel, logs)
     a, b = _ordered_pairs(channel, relation)
-    exact_d, float_d = _distances(channel, relation, a, b) if isinstance(relation, Metric) else ([sympy.Integer(1)], None)
+    if isinstance(relation, Metric):
+        exact_d, float_d = _distances(channel, relation, a, b)
+        codes: dict[sympy.Expr, int] = {}
+        code = np.array([codes.setdefault(d, len(codes)) for d in exact_d])
+        distances = list(codes)
+    else:
+        float_d, code, distances = None, np.zeros(len(a), dtype=np.int64), [sympy.Integer(1)]
     best = -math.inf
     blocks: list[tuple[int, np.ndarray]] = []
     step = max(1, _CHUNK // max(1, logs.shape[1]))
@@ -131,14 +153,14 @@ def max_log_ratio(channel: ExactChannel, relation: NeighbourRelation) -> RatioSe
         blocks.append((start, block))
         best = max(best, float(block.max()))
     tol = FILTER_TOLERANCE * max(1.0, abs(best)) if math.isfinite(best) else 0.0
-    candidates: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+    rows, cols = [], []
     for start, block in blocks:
-        for r, j in zip(*np.nonzero(block >= best - tol)):
-            pair = start + int(r)
-            i, k = int(a[pair]), int(b[pair])
-            key = (int(channel.ids[i, j]), int(channel.ids[k, j]), pair if float_d is not None else 0)
-            candidates.setdefault(key, (i, k, int(j)))
-    return _best(candidates, channel, exact_d)
+        r, j = np.nonzero(block >= best - tol)
+        rows.append(r + start)
+        cols.append(j)
+    pair, j = np.concatenate(rows), np.concatenate(cols)
+    keys, where = _unique_candidates(channel, a[pair], b[pair], j, code[pair])
+    return _best(channel, keys, where, distances)
 
 
 def _log_ratio_block(logs: np.ndarray, a: np.ndarray, b: np.ndarray, d: np.ndarray | None) -> np.ndarray:
@@ -160,19 +182,19 @@ def _max_log_ratio_all_pairs(channel: ExactChannel, logs: np.ndarray) -> RatioSe
     gap[np.isnan(gap)] = -math.inf
     best = float(gap.max())
     tol = FILTER_TOLERANCE * max(1.0, abs(best))
-    candidates: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+    places = []
     for j in np.nonzero(gap >= best - tol)[0]:
         column = logs[:, j]
         highs = np.nonzero(column >= top[j] - tol)[0]
         lows = np.nonzero(column <= bottom[j] + tol)[0]
-        for i in highs:
-            for k in lows:
-                if i != k:
-                    key = (int(channel.ids[i, j]), int(channel.ids[k, j]), 0)
-                    candidates.setdefault(key, (int(i), int(k), int(j)))
-    if not candidates:  # every column constant: every ratio is 1
+        hi, lo = np.repeat(highs, lows.size), np.tile(lows, highs.size)
+        keep = hi != lo
+        places.append(np.stack([hi[keep], lo[keep], np.full(int(keep.sum()), j)], axis=1))
+    found = np.concatenate(places) if places else np.zeros((0, 3), dtype=np.int64)
+    if not found.size:  # every column constant: every ratio is 1
         return RatioSearch(sympy.Integer(0), 0, 1, 0, channel.probability(0, 0), channel.probability(1, 0), sympy.Integer(1))
-    return _best(candidates, channel, [sympy.Integer(1)])
+    keys, where = _unique_candidates(channel, found[:, 0], found[:, 1], found[:, 2], np.zeros(len(found), dtype=np.int64))
+    return _best(channel, keys, where, [sympy.Integer(1)])
 
 
 def _pair_blocks(channel: ExactChannel, relation: NeighbourRelation) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -372,9 +394,8 @@ def _confirm_ratio(channel: ExactChannel, relation: NeighbourRelation, eps: symp
         a_all, b_all = _ordered_pairs(channel, relation)
         exact_d, float_d = (_distances(channel, relation, a_all, b_all) if isinstance(relation, Metric)
                             else (None, None))
-        ratio = _log_ratio_block(logs, a_all, b_all, float_d)
-        scale = eps_float if float_d is None else eps_float * float_d[:, None]
-        rows, cols = np.nonzero(ratio >= scale - FILTER_TOLERANCE * np.maximum(1.0, np.abs(scale)))
+        ratio = _log_ratio_block(logs, a_all, b_all, float_d)  # per unit distance for a metric
+        rows, cols = np.nonzero(ratio >= eps_float - FILTER_TOLERANCE * max(1.0, abs(eps_float)))
         blocks = [(a_all[rows], b_all[rows], cols, None if exact_d is None else [exact_d[r] for r in rows.tolist()])]
     for a, b, cols, distances in blocks:
         checked: set[tuple[int, int, object]] = set()
