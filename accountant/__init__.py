@@ -1,0 +1,3 @@
+"""Privacy accounting: spent budgets and bounds (composition, shuffle amplification, information bounds)."""
+
+__all__: list[str] = []

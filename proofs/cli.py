@@ -29,7 +29,7 @@ __all__ = ["main", "cli"]
 
 EXIT_BAD_INPUT = 2
 
-_console = Console()
+_console = Console(width=None if sys.stdout.isatty() else 120)
 _errors = Console(stderr=True)
 
 
@@ -188,14 +188,18 @@ def claims_command(source: str | None, as_json: bool) -> None:
                "summary": {"total": len(results), "as_expected": len(results) - len(mismatches),
                            "unexpected": mismatches}}
     table = Table(title=f"dpcert claims: {len(results) - len(mismatches)} of {len(results)} as expected")
-    for column in ("id", "source", "verdict", "method", "evidence"):
+    for column in ("id", "verdict", "method", "source"):
         table.add_column(column, overflow="fold")
     for c, o in results:
         colour = {Verdict.PROVED: "green", Verdict.REFUTED: "red", Verdict.UNKNOWN: "yellow"}[o.verdict]
-        mark = "" if o.verdict is c.expected else " (UNEXPECTED)"
-        table.add_row(c.id, escape(c.source), f"[{colour}]{o.verdict.value}[/{colour}]{mark}", o.method,
-                      escape(o.evidence))
-    _emit(as_json, payload, table)
+        mark = "" if o.verdict is c.expected else f" (UNEXPECTED: registry expects {c.expected.value})"
+        table.add_row(c.id, f"[{colour}]{o.verdict.value}[/{colour}]{mark}", o.method, escape(c.source))
+    if as_json:
+        _emit(True, payload, table)
+    else:
+        _console.print(table)
+        for c, o in results:
+            _console.print(f"[bold]{escape(c.id)}[/bold]: {escape(c.statement)}\n    {escape(o.evidence)}")
     sys.exit(1 if mismatches else 0)
 
 
@@ -203,6 +207,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: run the command line, turning bad input into one line on stderr and exit code 2."""
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="dpcert", standalone_mode=False)
+        sys.exit(0)
     except InvalidParameterError as error:
         click.echo(f"dpcert: error: {error}", err=True)
         sys.exit(EXIT_BAD_INPUT)

@@ -45,6 +45,8 @@ class Claim:
     statement: str
     expected: Verdict
     run: Callable[[], ClaimOutcome]
+    family: bool = False
+    """True when the claim is about every parameter value (no per-instance certificate)."""
 
     def check(self) -> ClaimOutcome:
         """Decide the claim now."""
@@ -102,7 +104,8 @@ def family_claim(id: str, source: str, family: str, kind: str, expected: Verdict
         return ClaimOutcome(result.verdict, "symbolic", evidence)
 
     kinds = {"pure": "eps-DP", "approx": "(eps, delta(eps))-DP"}
-    return Claim(id, source, f"{family} is {kinds.get(kind, kind)} for every parameter value", expected, run)
+    return Claim(id, source, f"{family} is {kinds.get(kind, kind)} for every parameter value", expected, run,
+                 family=True)
 
 
 _PROP4 = "000_0c6e7fdc3fd68303.txt, Proposition 4"

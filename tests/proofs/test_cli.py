@@ -1,0 +1,99 @@
+"""The command line: JSON shapes, exit codes (0 holds, 1 refuted, 2 bad input, 3 undecided), one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import sympy
+
+from proofs.cli import main
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as stop:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err
+
+
+def test_mechanisms_lists_the_catalogue(capsys):
+    code, out, _ = run(capsys, "mechanisms", "--json")
+    names = {m["name"] for m in json.loads(out)["mechanisms"]}
+    assert code == 0
+    assert {"randomized-response", "k-rr", "unary-encoding", "geometric", "geometric-renormalized", "exponential",
+            "laplace", "laplace-wrong-scale", "gaussian"} <= names
+
+
+def test_epsilon_json_is_exact_and_rounded_up(capsys):
+    code, out, _ = run(capsys, "epsilon", "randomized-response", "--param", "eps=log(3)", "--json")
+    payload = json.loads(out)
+    assert code == 0
+    assert payload["mechanism"] == "randomized-response"
+    assert payload["parameters"] == {"eps": "log(3)"}
+    assert payload["verdict"] == "proved"
+    assert sympy.sympify(payload["epsilon"]) == sympy.log(3)
+    assert payload["epsilon_upper"] >= float(sympy.log(3).evalf(30))
+    assert payload["witness"] is None
+
+
+def test_verify_refutes_the_negative_control_with_a_witness(capsys):
+    code, out, _ = run(capsys, "verify", "geometric-renormalized", "--param", "eps=1/2", "--param", "hi=6",
+                       "--eps", "1/2", "--json")
+    payload = json.loads(out)
+    assert code == 1 and payload["verdict"] == "refuted"
+    w = payload["witness"]
+    assert set(w) >= {"x", "x_prime", "output", "p", "p_prime"}
+    p, q = sympy.sympify(w["p"]), sympy.sympify(w["p_prime"])
+    assert (p - sympy.exp(sympy.Rational(1, 2)) * q).evalf(50) > 0
+
+
+def test_verify_proves_and_exits_zero(capsys):
+    code, out, _ = run(capsys, "verify", "k-rr", "--param", "k=3", "--param", "eps=1", "--eps", "1", "--json")
+    assert code == 0 and json.loads(out)["verdict"] == "proved"
+
+
+def test_verify_approximate_dp(capsys):
+    code, out, _ = run(capsys, "verify", "k-rr", "--param", "k=3", "--param", "eps=1", "--eps", "1/2",
+                       "--delta", "1/2", "--json")
+    assert code == 0 and json.loads(out)["verdict"] == "proved"
+    code, _, _ = run(capsys, "verify", "k-rr", "--param", "k=3", "--param", "eps=1", "--eps", "1/2",
+                     "--delta", "1/1000")
+    assert code == 1
+
+
+def test_verify_metric(capsys):
+    code, out, _ = run(capsys, "verify", "geometric", "--param", "eps=1/2", "--param", "hi=5", "--eps", "1/2",
+                       "--metric", "abs", "--json")
+    assert code == 0 and sympy.sympify(json.loads(out)["epsilon"]) == sympy.Rational(1, 2)
+
+
+@pytest.mark.parametrize("argv, named", [
+    (("verify", "k-rr", "--param", "k=1", "--param", "eps=1", "--eps", "1"), "k"),
+    (("verify", "k-rr", "--param", "k=3", "--param", "eps=1", "--eps", "0"), "eps"),
+    (("verify", "k-rr", "--param", "k=3", "--param", "eps=1", "--eps", "1", "--delta", "1"), "delta"),
+    (("verify", "k-rr", "--param", "k=3", "--param", "eps=nan", "--eps", "1"), "eps"),
+    (("verify", "k-rr", "--param", "k=3", "--param", "eps=inf", "--eps", "1"), "eps"),
+    (("verify", "nope", "--eps", "1"), "mechanism"),
+    (("verify", "k-rr", "--param", "k=3", "--param", "eps=1", "--param", "zeta=2", "--eps", "1"), "zeta"),
+    (("verify", "k-rr", "--param", "k=3", "--eps", "1"), "eps"),
+    (("verify", "k-rr", "--param", "k3", "--eps", "1"), "--param"),
+    (("epsilon", "unary-encoding", "--param", "k=40", "--param", "eps=1"), "k"),
+    (("verify", "k-rr", "--param", "k=3", "--param", "eps=1"), "--eps"),
+    (("claims", "--source", "no such paper"), "--source"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, named):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and named in err
+    assert "Traceback" not in err
+
+
+def test_claims_report_for_one_source(capsys):
+    code, out, _ = run(capsys, "claims", "--source", "Proposition 4", "--json")
+    payload = json.loads(out)
+    assert code == 0
+    assert payload["claims"] and all("Proposition 4" in c["source"] for c in payload["claims"])
+    for c in payload["claims"]:
+        assert set(c) >= {"id", "source", "statement", "verdict", "method", "evidence"}

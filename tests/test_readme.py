@@ -1,0 +1,31 @@
+"""The README's promises: CI runs its test command unchanged, and its Python example runs as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text() if (ROOT / "README.md").exists() else ""
+
+
+def _shell_blocks() -> list[str]:
+    return [b.strip() for b in re.findall(r"```sh\n(.*?)```", README, flags=re.S)]
+
+
+@pytest.mark.skipif(not README, reason="run from a source checkout")
+def test_quickstart_has_two_commands_and_ci_runs_the_test_one():
+    quickstart = README.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    commands = [b.strip() for b in re.findall(r"```sh\n(.*?)```", quickstart, flags=re.S)]
+    assert len(commands) == 2
+    assert commands[0].endswith("dpcert claims")
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert commands[1] in ci.splitlines()
+
+
+@pytest.mark.skipif(not README, reason="run from a source checkout")
+def test_python_example_runs():
+    block = re.findall(r"```python\n(.*?)```", README, flags=re.S)[0]
+    exec(compile(block, "README.md", "exec"), {})
