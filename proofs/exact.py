@@ -212,10 +212,16 @@ def _pair_blocks(channel: ExactChannel, relation: NeighbourRelation) -> Iterator
 
 
 def max_hockey_stick(channel: ExactChannel, relation: NeighbourRelation, eps: sympy.Expr) -> HockeyStickSearch:
-    """The exact delta(eps) = max over ordered neighbours of sum_y max(P(y|x) - e^eps P(y|x'), 0)."""
+    """The exact delta(eps) = max over ordered neighbours of sum_y max(P(y|x) - e^eps P(y|x'), 0).
+
+    Floats pick the pairs within tolerance of the largest divergence; a pair's exact divergence
+    depends only on the multiset of (P(y|x), P(y|x')) value pairs over its columns, so each distinct
+    multiset is evaluated exactly once.
+    """
     t = sympy.exp(eps)
     t_float = float(t.evalf(30))
-    probabilities = np.exp(channel.log_matrix())
+    logs = channel.log_matrix()
+    probabilities = np.exp(logs)
     scored: list[tuple[float, int, int]] = []
     best = -math.inf
     for a, b in _pair_blocks(channel, relation):
@@ -227,16 +233,21 @@ def max_hockey_stick(channel: ExactChannel, relation: NeighbourRelation, eps: sy
             scored.extend((float(excess[r]), int(a[r]), int(b[r])) for r in keep)
             best = max(best, top)
     tol = _hockey_tolerance(channel, best)
+    width = len(channel.values)
+    exceeds: dict[int, bool] = {}  # value-pair code -> values[a] > t values[b], decided once
     result: HockeyStickSearch | None = None
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[bytes, bytes]] = set()
     for value, i, k in scored:
         if value < best - tol:
             continue
-        key = (*channel.ids[i].tolist(), -1, *channel.ids[k].tolist())
+        codes = channel.ids[i].astype(np.int64) * width + channel.ids[k]
+        distinct, counts = np.unique(codes, return_counts=True)
+        key = (distinct.tobytes(), counts.tobytes())
         if key in seen:
             continue
         seen.add(key)
-        event = _exceeding_event(channel, i, k, t, t_float)
+        positive = [c for c in distinct.tolist() if _exceeds_scaled(channel, c, width, t, t_float, exceeds)]
+        event = tuple(np.nonzero(np.isin(codes, positive))[0].tolist())
         p, q = channel.event_probability(i, event), channel.event_probability(k, event)
         delta = sympy.Integer(0) if not event else p - t * q
         if result is None or exact_compare(delta, result.delta) > 0:
@@ -249,18 +260,22 @@ def _hockey_tolerance(channel: ExactChannel, scale: float) -> float:
     return FILTER_TOLERANCE * max(1.0, abs(scale) if math.isfinite(scale) else 1.0) + 1e-15 * len(channel.outputs)
 
 
-def _exceeding_event(channel: ExactChannel, i: int, k: int, t: sympy.Expr, t_float: float) -> tuple[int, ...]:
-    """Columns j with P(j | i) > t P(j | k), decided exactly where the float margin is small."""
-    logs = channel.log_matrix()
-    margin = logs[i] - (logs[k] + math.log(t_float))
-    margin[np.isnan(margin)] = -math.inf
-    event = []
-    for j in range(len(channel.outputs)):
-        if margin[j] > FILTER_TOLERANCE * 10:
-            event.append(j)
-        elif margin[j] > -FILTER_TOLERANCE * 10 and exact_compare(channel.probability(i, j), t * channel.probability(k, j)) > 0:
-            event.append(j)
-    return tuple(event)
+def _exceeds_scaled(channel: ExactChannel, code: int, width: int, t: sympy.Expr, t_float: float,
+                    cache: dict[int, bool]) -> bool:
+    """values[a] > t * values[b] for code = a * width + b: by the float margin when clear, else exactly."""
+    if code not in cache:
+        a, b = divmod(code, width)
+        if a == 0:
+            cache[code] = False
+        elif b == 0:
+            cache[code] = True
+        else:
+            margin = channel.logs[a] - channel.logs[b] - math.log(t_float)
+            if abs(margin) > FILTER_TOLERANCE * 10:
+                cache[code] = margin > 0
+            else:
+                cache[code] = exact_compare(channel.values[a], t * channel.values[b]) > 0
+    return cache[code]
 
 
 def tightest_epsilon(mechanism: FiniteMechanism, *, relation: NeighbourRelation | None = None) -> Certificate:
@@ -386,9 +401,7 @@ def _confirm_ratio(channel: ExactChannel, relation: NeighbourRelation, eps: symp
     logs = channel.log_matrix()
     eps_float = float(eps.evalf(30))
     if isinstance(relation, AllPairs):
-        top, bottom = logs.argmax(axis=0), logs.argmin(axis=0)
-        if not _entries_between(channel, top, bottom):
-            return False
+        top, bottom = _exact_extremes(channel, logs)
         blocks = [(top, bottom, np.arange(logs.shape[1]), None)]
     else:
         a_all, b_all = _ordered_pairs(channel, relation)
@@ -410,14 +423,25 @@ def _confirm_ratio(channel: ExactChannel, relation: NeighbourRelation, eps: symp
     return True
 
 
-def _entries_between(channel: ExactChannel, top: np.ndarray, bottom: np.ndarray) -> bool:
-    for j in range(channel.ids.shape[1]):
-        hi, lo = int(channel.ids[top[j], j]), int(channel.ids[bottom[j], j])
-        for v in np.unique(channel.ids[:, j]).tolist():
-            if v not in (hi, lo) and (
-                _float_or_exact_greater(channel, v, hi) or _float_or_exact_greater(channel, lo, v)):
-                return False
-    return True
+def _exact_extremes(channel: ExactChannel, logs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per output, the rows holding the exact largest and smallest probability.
+
+    The float shadow's argmax may hold a value that ties the true maximum in float64 but is smaller
+    exactly; every entry within the filter tolerance of the float extreme is compared exactly.
+    """
+    top, bottom = logs.argmax(axis=0), logs.argmin(axis=0)
+    for j in range(logs.shape[1]):
+        column = logs[:, j]
+        high, low = column[top[j]], column[bottom[j]]
+        tol_high = FILTER_TOLERANCE * max(1.0, abs(high)) if math.isfinite(high) else 0.0
+        tol_low = FILTER_TOLERANCE * max(1.0, abs(low)) if math.isfinite(low) else 0.0
+        for i in np.nonzero(column >= high - tol_high)[0].tolist():
+            if _float_or_exact_greater(channel, int(channel.ids[i, j]), int(channel.ids[top[j], j])):
+                top[j] = i
+        for i in np.nonzero(column <= low + tol_low)[0].tolist():
+            if _float_or_exact_greater(channel, int(channel.ids[bottom[j], j]), int(channel.ids[i, j])):
+                bottom[j] = i
+    return top, bottom
 
 
 def _float_or_exact_greater(channel: ExactChannel, u: int, v: int) -> bool:
