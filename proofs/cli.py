@@ -79,6 +79,22 @@ def _certificate_table(certificate: Certificate, title: str) -> Table:
     return table
 
 
+def _epsilon_table(certificate: Certificate) -> Table:
+    table = Table(title=f"tightest eps of {certificate.mechanism.name}", show_header=False)
+    table.add_column("field", style="bold")
+    table.add_column("value", overflow="fold")
+    table.add_row("mechanism", escape(certificate.mechanism.describe()))
+    table.add_row("neighbours", escape(certificate.mechanism.neighbours.description))
+    if certificate.epsilon is None:
+        table.add_row("tightest eps", "[yellow]undecided[/yellow]")
+    else:
+        table.add_row("tightest eps", escape(str(certificate.epsilon)))
+        table.add_row("rounded up", decimal_string(certificate.epsilon))
+    table.add_row("method", certificate.method)
+    table.add_row("evidence", escape(certificate.evidence))
+    return table
+
+
 def _short(output: object) -> str:
     if isinstance(output, frozenset):
         items = sorted(output, key=str)
@@ -130,8 +146,7 @@ def epsilon_command(mechanism: str, params: tuple[str, ...], as_json: bool) -> N
         from proofs.symbolic import check_symbolic
 
         certificate = check_symbolic(mech, PureDP(1))
-    payload = certificate.as_json()
-    _emit(as_json, payload, _certificate_table(certificate, f"tightest eps of {mech.name}"))
+    _emit(as_json, certificate.as_json(), _epsilon_table(certificate))
     sys.exit(Verdict.UNKNOWN.exit_code if certificate.verdict is Verdict.UNKNOWN else 0)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from mechanisms.base import FiniteMechanism, Mechanism
 from mechanisms.catalog import make_mechanism
 from mechanisms.neighbours import Metric, NeighbourRelation
-from mechanisms.parameters import UndecidedSignError
+from mechanisms.parameters import InvalidParameterError, UndecidedSignError
 from proofs.certificate import Certificate, Verdict
 from proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
 
@@ -63,6 +63,9 @@ def check(mechanism: Mechanism, guarantee: Guarantee, *, symbolic: bool = False,
         symbolic: use the symbolic checker even for a finite mechanism (closed-form families).
         relation: neighbour relation overriding the mechanism's (e.g. a Metric for metric DP).
     """
+    if symbolic and (relation is not None or isinstance(guarantee, MetricDP)):
+        raise InvalidParameterError("symbolic checks take the mechanism's own neighbours: drop symbolic "
+                                    "(--symbolic) to check metric DP or another relation exactly")
     try:
         if isinstance(mechanism, FiniteMechanism) and not symbolic:
             from proofs.exact import check_finite
