@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from abc import abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
@@ -18,6 +19,11 @@ __all__ = ["Laplace", "LaplaceWrongScale", "Gaussian"]
 
 class _AdditiveNoise(ContinuousMechanism):
     sensitivity: sympy.Expr
+
+    def __post_init__(self) -> None:
+        """Every parameter of an additive-noise mechanism (eps, sigma, sensitivity) must be > 0."""
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            object.__setattr__(self, f.name, require_positive(f.name, getattr(self, f.name)))
 
     @property
     def neighbours(self) -> WithinDistance:
@@ -62,10 +68,6 @@ class Laplace(_LaplaceFamily):
     eps: sympy.Expr
     sensitivity: sympy.Expr = sympy.Integer(1)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "eps", require_positive("eps", self.eps))
-        object.__setattr__(self, "sensitivity", require_positive("sensitivity", self.sensitivity))
-
     @property
     def scale(self) -> sympy.Expr:
         """b = sensitivity / eps."""
@@ -83,10 +85,6 @@ class LaplaceWrongScale(_LaplaceFamily):
     name: ClassVar[str] = "laplace-wrong-scale"
     eps: sympy.Expr
     sensitivity: sympy.Expr = sympy.Integer(1)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "eps", require_positive("eps", self.eps))
-        object.__setattr__(self, "sensitivity", require_positive("sensitivity", self.sensitivity))
 
     @property
     def scale(self) -> sympy.Expr:
@@ -110,10 +108,6 @@ class Gaussian(_AdditiveNoise):
     name: ClassVar[str] = "gaussian"
     sigma: sympy.Expr
     sensitivity: sympy.Expr = sympy.Integer(1)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "sigma", require_positive("sigma", self.sigma))
-        object.__setattr__(self, "sensitivity", require_positive("sensitivity", self.sensitivity))
 
     @property
     def scale(self) -> sympy.Expr:
