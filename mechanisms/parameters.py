@@ -14,6 +14,7 @@ from fractions import Fraction
 from tokenize import TokenError
 from numbers import Integral
 
+import mpmath
 import sympy
 
 from mechanisms.exact_arithmetic import UndecidedSignError, cancel_exponentials, exact_sign
@@ -67,18 +68,47 @@ def _parse_string(name: str, text: str) -> sympy.Expr:
         raise InvalidParameterError(
             f"{name} may use only {', '.join(sorted(_ALLOWED_NAMES))} as names. Got {', '.join(unknown)} in {text!r}"
         )
+    too_big = (f"{name} is too large or too small to compute with exactly (rational parts must lie within "
+               f"10^-{_MAX_DIGITS}..10^{_MAX_DIGITS}). Got {text!r}")
+    if re.search(r"\d{%d,}" % (_MAX_DIGITS + 1), text) or any(
+            len(e.lstrip("+-")) > 5 or abs(int(e)) > _MAX_DIGITS for e in re.findall(r"[0-9.][eE]([+-]?\d+)", text)):
+        raise InvalidParameterError(too_big)
     if re.fullmatch(r"[+-]?\d+(\.\d*)?([eE][+-]?\d+)?|[+-]?\.\d+([eE][+-]?\d+)?", text):
         return sympy.Rational(Fraction(text))
     try:
         # rationalize: every decimal literal becomes the exact Rational it denotes (1 - 1e-12 is not 1)
-        value = sympy.parse_expr(text.replace("^", "**"), local_dict=dict(_ALLOWED_NAMES),
-                                 global_dict={"Integer": sympy.Integer, "Float": sympy.Float,
-                                              "Rational": sympy.Rational, "Symbol": sympy.Symbol},
-                                 transformations=standard_transformations + (rationalize,),
-                                 evaluate=True)
+        options = {"local_dict": dict(_ALLOWED_NAMES),
+                   "global_dict": {"Integer": sympy.Integer, "Float": sympy.Float, "Rational": sympy.Rational,
+                                   "Symbol": sympy.Symbol, "Add": sympy.Add, "Mul": sympy.Mul, "Pow": sympy.Pow},
+                   "transformations": standard_transformations + (rationalize,)}
+        # Size every sub-expression in floating point before evaluating exactly: 9^9^9^9 or
+        # exp(exp(exp(100))) must be rejected, not computed (the inner terms are sized first).
+        for node in sympy.postorder_traversal(sympy.parse_expr(text.replace("^", "**"), evaluate=False, **options)):
+            if isinstance(node, sympy.Basic) and not node.is_Atom:
+                # rational sub-expressions become exact integers; exp/log ones stay symbolic and may be larger
+                closed_form = node.has(sympy.exp, sympy.log, sympy.E, sympy.pi)
+                if _decimal_size(node) > (_MAX_TRANSCENDENTAL_DIGITS if closed_form else _MAX_DIGITS):
+                    raise InvalidParameterError(too_big)
+        value = sympy.parse_expr(text.replace("^", "**"), evaluate=True, **options)
     except (SyntaxError, TypeError, ValueError, ZeroDivisionError, sympy.SympifyError, TokenError) as error:
+        if isinstance(error, InvalidParameterError):
+            raise
         raise InvalidParameterError(f"{name} could not be parsed as an exact number. Got {text!r}") from error
     return sympy.nsimplify(value, rational=True) if value.has(sympy.Float) else value
+
+
+_MAX_DIGITS = 4000
+"""Parsed rational numbers must lie within 10^-4000 .. 10^4000 in absolute value (or be 0)."""
+_MAX_TRANSCENDENTAL_DIGITS = 10**6
+"""Closed forms such as exp(-10^5) stay symbolic and may reach 10^(+-10^6); exp(exp(100)) may not."""
+
+
+def _decimal_size(node: sympy.Basic) -> float:
+    """|log10 |node||, from a 15-digit evaluation; 0 when the node is not a non-zero real number."""
+    approx = node.evalf(15)
+    if not approx.is_Float or approx == 0:
+        return 0.0
+    return abs(float(mpmath.log10(abs(mpmath.mpf(approx)))))
 
 
 def to_exact(name: str, value: object) -> sympy.Expr:

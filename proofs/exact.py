@@ -321,6 +321,9 @@ def check_finite(mechanism: FiniteMechanism, guarantee: Guarantee, *, relation: 
     relation = mechanism.neighbours if relation is None else relation
     if isinstance(guarantee, MetricDP) and not isinstance(relation, Metric):
         raise InvalidParameterError("metric DP needs a metric: pass relation=Metric(...) or use a mechanism with one")
+    if isinstance(relation, Metric) and not isinstance(guarantee, MetricDP):
+        # the search would scale by the distances while the guarantee and its re-check would not
+        raise InvalidParameterError(f"relation: a Metric is only for MetricDP claims. Got {type(guarantee).__name__}")
     channel = ExactChannel.from_mechanism(mechanism)
     if isinstance(guarantee, ApproxDP):
         search = max_hockey_stick(channel, relation, guarantee.eps)

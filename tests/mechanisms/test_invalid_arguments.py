@@ -1,0 +1,253 @@
+"""One table of every invalid argument to a public constructor (and a few public methods).
+
+Every row must raise :class:`InvalidParameterError` -- a ``ValueError`` -- whose one-line message
+names the offending parameter (hypothesis-style up-front validation, see DESIGN.md "Style").
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy
+
+import mechanisms
+from mechanisms import (
+    CATALOG,
+    AllPairs,
+    Edges,
+    ExponentialMechanism,
+    Gaussian,
+    Geometric,
+    GeometricRenormalized,
+    InvalidParameterError,
+    KaryRandomizedResponse,
+    Laplace,
+    LaplaceWrongScale,
+    Metric,
+    RandomizedResponse,
+    UnaryEncoding,
+    make_mechanism,
+)
+from proofs.channel import ExactChannel
+from proofs.exact import check_finite, hockey_stick_delta, tightest_epsilon
+from proofs.guarantees import ApproxDP, MetricDP, PureDP
+
+NAN, INF = float("nan"), float("inf")
+GOOD_UTILITIES = [[0, 1], [1, 1]]
+
+
+def build(name, **raw):
+    """make_mechanism with every value as the command line would pass it: a string."""
+    return lambda: make_mechanism(name, {k: str(v) for k, v in raw.items()})
+
+
+def call(function, *args, **kwargs):
+    return lambda: function(*args, **kwargs)
+
+
+def row(function, parameter, case_id):
+    """One table row: a zero-argument callable that must fail, and the parameter its error must name."""
+    return pytest.param(function, parameter, id=case_id)
+
+
+INVALID = [
+    # ---- randomized-response -------------------------------------------------------------
+    row(call(RandomizedResponse, eps=0), "eps", "RandomizedResponse-eps-zero"),
+    row(call(RandomizedResponse, eps=-1), "eps", "RandomizedResponse-eps-negative"),
+    row(call(RandomizedResponse, eps=NAN), "eps", "RandomizedResponse-eps-nan"),
+    row(call(RandomizedResponse, eps=INF), "eps", "RandomizedResponse-eps-inf"),
+    row(call(RandomizedResponse, eps=True), "eps", "RandomizedResponse-eps-bool"),
+    row(build("randomized-response", eps="0"), "eps", "make-randomized-response-eps-zero"),
+    row(build("randomized-response", eps="nan"), "eps", "make-randomized-response-eps-nan"),
+    row(build("randomized-response", eps="__import__('os')"), "eps", "make-randomized-response-eps-injection"),
+    row(build("randomized-response"), "eps", "make-randomized-response-missing-eps"),
+    row(build("randomized-response", eps=1, k=2), "k", "make-randomized-response-unknown-k"),
+    # ---- k-rr ------------------------------------------------------------------------------
+    row(call(KaryRandomizedResponse, k=1, eps=1), "k", "KaryRandomizedResponse-k-one"),
+    row(call(KaryRandomizedResponse, k=2.5, eps=1), "k", "KaryRandomizedResponse-k-float"),
+    row(call(KaryRandomizedResponse, k=3, eps=0), "eps", "KaryRandomizedResponse-eps-zero"),
+    row(call(KaryRandomizedResponse, k=3, eps="-log(2)"), "eps", "KaryRandomizedResponse-eps-negative"),
+    row(build("k-rr", k=1, eps=1), "k", "make-k-rr-k-one"),
+    row(build("k-rr", k="2.5", eps=1), "k", "make-k-rr-k-decimal"),
+    row(build("k-rr", k=3, eps="inf"), "eps", "make-k-rr-eps-inf"),
+    row(build("k-rr", eps=1), "k", "make-k-rr-missing-k"),
+    row(build("k-rr", k=3), "eps", "make-k-rr-missing-eps"),
+    row(build("k-rr", k=3, eps=1, epsilon=1), "epsilon", "make-k-rr-unknown-parameter"),
+    # ---- unary-encoding ----------------------------------------------------------------------
+    row(call(UnaryEncoding, k=1, eps=1), "k", "UnaryEncoding-k-one"),
+    row(call(UnaryEncoding, k=4, eps=0), "eps", "UnaryEncoding-eps-zero"),
+    row(call(UnaryEncoding, k=4, eps=1, variant="xue"), "variant", "UnaryEncoding-variant-unknown"),
+    row(call(UnaryEncoding, k=4, eps=1, variant=None), "variant", "UnaryEncoding-variant-None"),
+    row(lambda: UnaryEncoding(k=17, eps=1).pmf(0), "k", "UnaryEncoding-k17-pmf-enumeration"),
+    row(lambda: UnaryEncoding(k=17, eps=1).outputs(), "k", "UnaryEncoding-k17-outputs-enumeration"),
+    row(lambda: tightest_epsilon(UnaryEncoding(k=17, eps=1)), "k", "UnaryEncoding-k17-exact-checker"),
+    row(build("unary-encoding", k=0, eps=1), "k", "make-unary-encoding-k-zero"),
+    row(build("unary-encoding", k=4, eps="-1"), "eps", "make-unary-encoding-eps-negative"),
+    row(build("unary-encoding", k=4, eps=1, variant="rappor"), "variant", "make-unary-encoding-variant"),
+    row(build("unary-encoding", eps=1), "k", "make-unary-encoding-missing-k"),
+    # ---- geometric -----------------------------------------------------------------------------
+    row(call(Geometric, eps=0), "eps", "Geometric-eps-zero"),
+    row(call(Geometric, eps=1, lo=3, hi=3), "hi", "Geometric-hi-equals-lo"),
+    row(call(Geometric, eps=1, lo=3, hi=-3), "hi", "Geometric-hi-below-lo"),
+    row(call(Geometric, eps=1, lo=0.5, hi=3), "lo", "Geometric-lo-float"),
+    row(call(Geometric, eps=1, lo=0, hi="ten"), "hi", "Geometric-hi-word"),
+    row(build("geometric", eps="0"), "eps", "make-geometric-eps-zero"),
+    row(build("geometric", eps=1, lo=5, hi=2), "hi", "make-geometric-hi-below-lo"),
+    row(build("geometric", eps=1, lo="a"), "lo", "make-geometric-lo-word"),
+    row(build("geometric"), "eps", "make-geometric-missing-eps"),
+    row(build("geometric", eps=1, low=0), "low", "make-geometric-unknown-parameter"),
+    # ---- geometric-renormalized (negative control: its parameters are still validated) ------------
+    row(call(GeometricRenormalized, eps=-1), "eps", "GeometricRenormalized-eps-negative"),
+    row(call(GeometricRenormalized, eps=1, lo=0, hi=0), "hi", "GeometricRenormalized-hi-equals-lo"),
+    row(build("geometric-renormalized", eps="nan"), "eps", "make-geometric-renormalized-eps-nan"),
+    row(build("geometric-renormalized", eps=1, hi=-1), "hi", "make-geometric-renormalized-hi-below-lo"),
+    # ---- exponential -----------------------------------------------------------------------------
+    row(call(ExponentialMechanism, eps=0, sensitivity=1, utilities=GOOD_UTILITIES), "eps", "ExponentialMechanism-eps-zero"),
+    row(call(ExponentialMechanism, eps=1, sensitivity=0, utilities=GOOD_UTILITIES), "sensitivity",
+        "ExponentialMechanism-sensitivity-zero"),
+    row(call(ExponentialMechanism, eps=1, sensitivity=NAN, utilities=GOOD_UTILITIES), "sensitivity",
+        "ExponentialMechanism-sensitivity-nan"),
+    row(call(ExponentialMechanism, eps=1, sensitivity=1, utilities=[[0, 1]]), "utilities", "ExponentialMechanism-one-row"),
+    row(call(ExponentialMechanism, eps=1, sensitivity=1, utilities=[[0], [1]]), "utilities", "ExponentialMechanism-one-column"),
+    row(call(ExponentialMechanism, eps=1, sensitivity=1, utilities=[[0, 1], [1]]), "utilities", "ExponentialMechanism-ragged"),
+    row(call(ExponentialMechanism, eps=1, sensitivity=1, utilities="[[0,1],[1,1]]"), "utilities",
+        "ExponentialMechanism-string-not-parsed"),
+    row(call(ExponentialMechanism, eps=1, sensitivity=1, utilities=[1, 2]), "utilities", "ExponentialMechanism-rows-not-lists"),
+    row(call(ExponentialMechanism, eps=1, sensitivity=1, utilities=[[0, NAN], [1, 1]]), "utilities[0][1]",
+        "ExponentialMechanism-utility-nan"),
+    row(build("exponential", eps=1, utilities="[[0, 1], [1, 1]"), "utilities", "make-exponential-bad-json"),
+    row(build("exponential", eps=1, utilities="{\"a\": 1}"), "utilities", "make-exponential-json-not-list"),
+    row(build("exponential", eps=1, utilities="[[0, 1]]"), "utilities", "make-exponential-one-row"),
+    row(build("exponential", eps=1, utilities="[[0, \"x\"], [1, 1]]"), "utilities[0][1]",
+        "make-exponential-utility-name"),
+    row(build("exponential", eps=1, sensitivity="-2", utilities="[[0, 1], [1, 1]]"), "sensitivity",
+        "make-exponential-sensitivity-negative"),
+    row(build("exponential", eps=1), "utilities", "make-exponential-missing-utilities"),
+    # ---- laplace, laplace-wrong-scale, gaussian ----------------------------------------------------
+    row(call(Laplace, eps=0), "eps", "Laplace-eps-zero"),
+    row(call(Laplace, eps=1, sensitivity=-1), "sensitivity", "Laplace-sensitivity-negative"),
+    row(call(Laplace, eps=INF), "eps", "Laplace-eps-inf"),
+    row(build("laplace", eps="oo"), "eps", "make-laplace-eps-oo"),
+    row(build("laplace", eps=1, sensitivity="0"), "sensitivity", "make-laplace-sensitivity-zero"),
+    row(build("laplace"), "eps", "make-laplace-missing-eps"),
+    row(call(LaplaceWrongScale, eps="-1/2"), "eps", "LaplaceWrongScale-eps-negative"),
+    row(call(LaplaceWrongScale, eps=1, sensitivity=NAN), "sensitivity", "LaplaceWrongScale-sensitivity-nan"),
+    row(build("laplace-wrong-scale", eps="0"), "eps", "make-laplace-wrong-scale-eps-zero"),
+    row(call(Gaussian, sigma=0), "sigma", "Gaussian-sigma-zero"),
+    row(call(Gaussian, sigma=-1), "sigma", "Gaussian-sigma-negative"),
+    row(call(Gaussian, sigma=1, sensitivity=0), "sensitivity", "Gaussian-sensitivity-zero"),
+    row(build("gaussian", sigma="nan"), "sigma", "make-gaussian-sigma-nan"),
+    row(build("gaussian"), "sigma", "make-gaussian-missing-sigma"),
+    row(build("gaussian", sigma=1, eps=1), "eps", "make-gaussian-unknown-eps"),
+    # ---- the catalogue itself ---------------------------------------------------------------------
+    row(build("no-such-mechanism", eps=1), "mechanism", "make-unknown-mechanism"),
+    row(build("K-RR", k=2, eps=1), "mechanism", "make-mechanism-name-is-case-sensitive"),
+    # ---- guarantees ---------------------------------------------------------------------------------
+    row(call(PureDP, 0), "eps", "PureDP-eps-zero"),
+    row(call(PureDP, "-1"), "eps", "PureDP-eps-negative"),
+    row(call(PureDP, NAN), "eps", "PureDP-eps-nan"),
+    row(call(PureDP, INF), "eps", "PureDP-eps-inf"),
+    row(call(PureDP, sympy.oo), "eps", "PureDP-eps-sympy-oo"),
+    row(call(ApproxDP, 0, Fraction(1, 10)), "eps", "ApproxDP-eps-zero"),
+    row(call(ApproxDP, NAN, 0), "eps", "ApproxDP-eps-nan"),
+    row(call(ApproxDP, 1, 1), "delta", "ApproxDP-delta-one"),
+    row(call(ApproxDP, 1, "-1e-9"), "delta", "ApproxDP-delta-negative"),
+    row(call(ApproxDP, 1, 2), "delta", "ApproxDP-delta-two"),
+    row(call(ApproxDP, 1, NAN), "delta", "ApproxDP-delta-nan"),
+    row(call(ApproxDP, 1, INF), "delta", "ApproxDP-delta-inf"),
+    row(call(MetricDP, 0), "eps", "MetricDP-eps-zero"),
+    row(call(MetricDP, "-log(2)"), "eps", "MetricDP-eps-negative"),
+    row(call(MetricDP, "nan"), "eps", "MetricDP-eps-nan"),
+    row(call(MetricDP, -INF), "eps", "MetricDP-eps-minus-inf"),
+    # ---- neighbour relations ------------------------------------------------------------------------
+    row(call(Edges, ()), "pairs", "Edges-empty"),
+    row(call(Edges, ((0, 0),)), "pairs", "Edges-self-loop"),
+    row(call(Edges, ((0, 1), (2, 2))), "pairs", "Edges-self-loop-after-good-pair"),
+    row(call(Edges, ((0, 1, 2),)), "pairs", "Edges-triple-not-pair"),
+    row(call(Edges, (0, 1)), "pairs", "Edges-flat-not-pairs"),
+    row(call(Metric.from_matrix, [0, 1], [[0, 1], [2, 0]]), "distance", "Metric-asymmetric"),
+    row(call(Metric.from_matrix, [0, 1], [[1, 1], [1, 0]]), "distance[0][0]", "Metric-nonzero-diagonal"),
+    row(call(Metric.from_matrix, [0, 1], [[0, -1], [-1, 0]]), "distance[0][1]", "Metric-negative"),
+    row(call(Metric.from_matrix, [0, 1], [[0, 0], [0, 0]]), "distance[0][1]", "Metric-zero-off-diagonal"),
+    row(call(Metric.from_matrix, [0, 1, 2], [[0, 1], [1, 0]]), "distance", "Metric-wrong-shape"),
+    row(call(Metric.from_matrix, [0, 1], [[0, NAN], [NAN, 0]]), "distance[0][1]", "Metric-nan"),
+    # ---- exact channels -------------------------------------------------------------------------------
+    row(call(ExactChannel.from_matrix, [[Fraction(1, 2), Fraction(1, 3)], [Fraction(1, 2), Fraction(1, 2)]]),
+        "matrix", "ExactChannel-row-sums-to-5/6"),
+    row(call(ExactChannel.from_matrix, [[0.1, 0.2, 0.7000000000000001], [Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)]]),
+        "matrix", "ExactChannel-float-row-off-by-one-ulp"),
+    row(call(ExactChannel.from_matrix, [[Fraction(3, 2), Fraction(-1, 2)], [Fraction(1, 2), Fraction(1, 2)]]),
+        "matrix", "ExactChannel-negative-entry"),
+    row(call(ExactChannel.from_matrix, [["1/2", "1/2"], ["1/2", "nan"]]), "matrix[1][1]", "ExactChannel-nan-entry"),
+    row(call(ExactChannel.from_matrix, [[1], [Fraction(1, 2), Fraction(1, 2)]]), "matrix", "ExactChannel-ragged"),
+    row(call(ExactChannel.from_matrix, []), "matrix", "ExactChannel-empty"),
+    # ---- checkers and samplers ------------------------------------------------------------------------
+    row(lambda: KaryRandomizedResponse(k=3, eps=1).pmf(3), "x", "pmf-x-not-an-input"),
+    row(lambda: KaryRandomizedResponse(k=3, eps=1).sample(0, -1, np.random.default_rng(0)), "size",
+        "sample-size-negative"),
+    row(lambda: Geometric(eps=1).sample(0, 2.5, np.random.default_rng(0)), "size", "sample-size-float"),
+    row(lambda: Geometric(eps=1).sample(11, 5, np.random.default_rng(0)), "x", "sample-x-not-an-input"),
+    row(lambda: hockey_stick_delta(KaryRandomizedResponse(k=3, eps=1), 0), "eps", "hockey-stick-eps-zero"),
+    row(lambda: check_finite(KaryRandomizedResponse(k=3, eps=1), MetricDP(1)), "relation", "metric-dp-needs-metric"),
+    row(lambda: check_finite(Geometric(eps=1, hi=3), PureDP(1), relation=Metric(lambda a, b: 2 * abs(a - b))),
+        "relation", "pure-dp-with-a-metric-relation"),
+    row(lambda: check_finite(Geometric(eps=1, hi=3), ApproxDP(1, 0), relation=Metric(lambda a, b: abs(a - b))),
+        "relation", "approx-dp-with-a-metric-relation"),
+    row(lambda: tightest_epsilon(Geometric(eps=1, lo=0, hi=2), relation=Edges(((0, 5),))), "pairs",
+        "edges-outside-the-inputs"),
+]
+
+
+def names(message: str, parameter: str) -> bool:
+    """``parameter`` occurs in ``message`` as a word of its own (``k`` must not match inside ``k-rr``)."""
+    return re.search(rf"(?<![\w\-]){re.escape(parameter)}(?![\w\-])", message) is not None
+
+
+@pytest.mark.parametrize("failing_call, parameter", INVALID)
+def test_invalid_argument_is_rejected_naming_the_parameter(failing_call, parameter):
+    with pytest.raises(InvalidParameterError) as info:
+        failing_call()
+    message = str(info.value)
+    assert isinstance(info.value, ValueError)
+    assert names(message, parameter), f"message does not name {parameter!r}: {message}"
+    assert "\n" not in message and "Traceback" not in message
+
+
+def test_table_covers_every_catalogued_mechanism():
+    """Each catalogue entry appears in the table twice: by its class and through make_mechanism."""
+    ids = [p.id for p in INVALID]
+    for name, entry in CATALOG.items():
+        assert any(i.startswith(f"make-{name}-") for i in ids), f"no make_mechanism row for {name}"
+        assert any(i.startswith(f"{entry.factory.__name__}-") for i in ids), f"no class row for {entry.factory.__name__}"
+    for guarantee in ("PureDP", "ApproxDP", "MetricDP"):
+        assert any(i.startswith(guarantee) for i in ids)
+
+
+def test_names_helper_rejects_a_name_buried_in_another_word():
+    # The helper above must be able to fail, or the table would prove nothing about messages.
+    assert not names("k-rr has no parameter 'epsilon'", "k")
+    assert not names("eps-DP failed", "eps")
+    assert names("k must be an integer in [2, inf]. Got 1", "k")
+    assert names("utilities[0][1] must be finite", "utilities[0][1]")
+
+
+def test_every_public_error_is_the_one_type():
+    assert issubclass(mechanisms.InvalidParameterError, ValueError)
+    assert mechanisms.InvalidParameterError is InvalidParameterError
+
+
+def test_valid_arguments_are_accepted():
+    # The counterpart of the table: the boundary values just inside every range are accepted.
+    assert KaryRandomizedResponse(k=2, eps="1e-30").k == 2
+    assert Geometric(eps=1, lo=-1, hi=0).inputs() == (-1, 0)
+    assert UnaryEncoding(k=16, eps=1).k == 16
+    assert ApproxDP(1, 0).delta == 0
+    assert ApproxDP(1, "1 - 1e-12").delta == 1 - sympy.Rational(1, 10**12)
+    assert Edges(((0, 1),)).pairs == ((0, 1),)
+    assert len(ExactChannel.from_matrix([[1, 0], [0, 1]]).inputs) == 2
+    assert make_mechanism("exponential", {"eps": "1", "utilities": "[[0, \"1/2\"], [1, 1]]"}).utilities[0][1] == \
+        sympy.Rational(1, 2)
+    assert isinstance(AllPairs().description, str)
