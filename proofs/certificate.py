@@ -16,16 +16,28 @@ __all__ = ["Verdict", "Witness", "Certificate", "json_value"]
 
 
 class Verdict(enum.Enum):
-    """Three-valued outcome of a check (sympy.stats style: refute only what is provably false)."""
+    """Outcome of a check (sympy.stats style: refute only what is provably false).
+
+    PROVED and REFUTED are decisions; CONFIRMED means a bound or identity was checked numerically on
+    the stated cases (exact enumeration or rigorous arithmetic) without a proof for all cases;
+    UNKNOWN means the checker could not decide.
+    """
 
     PROVED = "proved"
+    CONFIRMED = "confirmed"
     REFUTED = "refuted"
     UNKNOWN = "unknown"
 
     @property
     def exit_code(self) -> int:
         """The command line's exit code: 0 holds, 1 refuted, 3 undecided."""
-        return {Verdict.PROVED: 0, Verdict.REFUTED: 1, Verdict.UNKNOWN: 3}[self]
+        return {Verdict.PROVED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.UNKNOWN: 3}[self]
+
+    @property
+    def colour(self) -> str:
+        """The colour the command line shows the verdict in."""
+        return {Verdict.PROVED: "green", Verdict.CONFIRMED: "cyan", Verdict.REFUTED: "red",
+                Verdict.UNKNOWN: "yellow"}[self]
 
 
 def json_value(value: object) -> object:

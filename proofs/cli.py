@@ -63,7 +63,7 @@ def _certificate_table(certificate: Certificate, title: str) -> Table:
     table.add_column("value", overflow="fold")
     table.add_row("mechanism", escape(certificate.mechanism.describe()))
     table.add_row("claim", escape(str(certificate.guarantee)))
-    colour = {Verdict.PROVED: "green", Verdict.REFUTED: "red", Verdict.UNKNOWN: "yellow"}[certificate.verdict]
+    colour = certificate.verdict.colour
     table.add_row("verdict", f"[{colour}]{certificate.verdict.value}[/{colour}]")
     table.add_row("method", certificate.method)
     if certificate.epsilon is not None:
@@ -206,7 +206,7 @@ def claims_command(source: str | None, as_json: bool) -> None:
     for column in ("id", "verdict", "method", "source"):
         table.add_column(column, overflow="fold")
     for c, o in results:
-        colour = {Verdict.PROVED: "green", Verdict.REFUTED: "red", Verdict.UNKNOWN: "yellow"}[o.verdict]
+        colour = o.verdict.colour
         mark = "" if o.verdict is c.expected else f" (UNEXPECTED: registry expects {c.expected.value})"
         table.add_row(c.id, f"[{colour}]{o.verdict.value}[/{colour}]{mark}", o.method, escape(c.source))
     if as_json:

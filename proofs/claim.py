@@ -1,0 +1,121 @@
+"""Claims: a statement from a source, the verdict it should get, and how to check it; and ``check``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from mechanisms.base import FiniteMechanism, Mechanism
+from mechanisms.catalog import make_mechanism
+from mechanisms.neighbours import Metric, NeighbourRelation
+from mechanisms.parameters import InvalidParameterError, UndecidedSignError
+from proofs.certificate import Certificate, Verdict
+from proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
+
+__all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "family_claim", "mechanism_claim"]
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """What checking a claim found."""
+
+    verdict: Verdict
+    method: str
+    evidence: str
+    certificate: Certificate | None = None
+
+    def as_json(self) -> dict[str, object]:
+        """``verdict``, ``method``, ``evidence`` and, where there is one, the certificate's witness."""
+        witness = self.certificate.witness if self.certificate is not None else None
+        return {"verdict": self.verdict.value, "method": self.method, "evidence": self.evidence,
+                "witness": None if witness is None else witness.as_json()}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A registered claim: a statement from a source, the verdict it should get, and how to check it."""
+
+    id: str
+    source: str
+    statement: str
+    expected: Verdict
+    run: Callable[[], ClaimOutcome]
+    family: bool = False
+    """True when the claim is about every parameter value (no per-instance certificate)."""
+
+    def check(self) -> ClaimOutcome:
+        """Decide the claim now."""
+        return self.run()
+
+
+def check(mechanism: Mechanism, guarantee: Guarantee, *, symbolic: bool = False,
+          relation: NeighbourRelation | None = None) -> Certificate:
+    """Decide ``guarantee`` for ``mechanism``: exactly for finite mechanisms, symbolically otherwise.
+
+    Args:
+        mechanism: any catalogued or user-defined mechanism.
+        guarantee: PureDP, ApproxDP or MetricDP.
+        symbolic: use the symbolic checker even for a finite mechanism (closed-form families).
+        relation: neighbour relation overriding the mechanism's (e.g. a Metric for metric DP).
+    """
+    if symbolic and (relation is not None or isinstance(guarantee, MetricDP)):
+        raise InvalidParameterError("symbolic checks take the mechanism's own neighbours: drop symbolic "
+                                    "(--symbolic) to check metric DP or another relation exactly")
+    try:
+        if isinstance(mechanism, FiniteMechanism) and not symbolic:
+            from proofs.exact import check_finite
+
+            return check_finite(mechanism, guarantee, relation=relation)
+        from proofs.symbolic import check_symbolic
+
+        return check_symbolic(mechanism, guarantee)
+    except UndecidedSignError as error:
+        return Certificate(mechanism, guarantee, Verdict.UNKNOWN, "symbolic" if symbolic else "exact",
+                           f"undecided: {error}")
+
+
+def mechanism_claim(id: str, source: str, name: str, parameters: Mapping[str, object], guarantee: Guarantee,
+                    expected: Verdict, *, relation: NeighbourRelation | None = None, note: str = "") -> Claim:
+    """A claim that the catalogued mechanism ``name`` at ``parameters`` satisfies ``guarantee``."""
+    mechanism = make_mechanism(name, dict(parameters))
+    scope = relation.description if relation is not None else mechanism.neighbours.description
+    statement = f"{mechanism.describe()} is {guarantee} ({scope})" + (f"; {note}" if note else "")
+
+    def run() -> ClaimOutcome:
+        certificate = check(mechanism, guarantee, relation=relation)
+        return ClaimOutcome(certificate.verdict, certificate.method, certificate.evidence, certificate)
+
+    return Claim(id, source, statement, expected, run)
+
+
+def family_claim(id: str, source: str, family: str, kind: str, expected: Verdict) -> Claim:
+    """A claim about every parameter value of a mechanism family, decided by the symbolic checker."""
+
+    def run() -> ClaimOutcome:
+        from proofs.symbolic import check_family
+
+        result = check_family(family, kind)
+        evidence = result.evidence
+        if result.counterexample:
+            shown = ", ".join(f"{k}={v}" for k, v in result.counterexample.items())
+            evidence = f"{evidence} (counterexample: {shown})"
+        return ClaimOutcome(result.verdict, "symbolic", evidence)
+
+    kinds = {"pure": "eps-DP", "approx": "(eps, delta(eps))-DP"}
+    return Claim(id, source, f"{family} is {kinds.get(kind, kind)} for every parameter value", expected, run,
+                 family=True)
+
+
+def computed_claim(id: str, source: str, statement: str, expected: Verdict,
+                   decide: Callable[[], tuple[Verdict, str]], *, method: str = "exact") -> Claim:
+    """A claim decided by a computation (a bound evaluated exactly, an enumeration, a counterexample).
+
+    ``decide`` returns the verdict and the evidence sentence (which names the witness for a refutation
+    and the cases checked for a confirmation).
+    """
+
+    def run() -> ClaimOutcome:
+        verdict, evidence = decide()
+        return ClaimOutcome(verdict, method, evidence)
+
+    return Claim(id, source, statement, expected, run)

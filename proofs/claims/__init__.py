@@ -1,0 +1,1 @@
+"""The tables of registered claims, one module per subject or paper."""
