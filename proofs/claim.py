@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from mechanisms.base import FiniteMechanism, Mechanism
 from mechanisms.catalog import make_mechanism
-from mechanisms.neighbours import Metric, NeighbourRelation
+from mechanisms.neighbours import NeighbourRelation
 from mechanisms.parameters import InvalidParameterError, UndecidedSignError
 from proofs.certificate import Certificate, Verdict
-from proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
+from proofs.guarantees import Guarantee, MetricDP
 
 __all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "family_claim", "mechanism_claim"]
 
