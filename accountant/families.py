@@ -1,0 +1,169 @@
+"""The bound families of ``dpcert bound NAME``: each returns a list of named BoundResults.
+
+A family is a function of exact parameters (ints, Fractions, sympy numbers, or the strings a command
+line passes: ``"1e12"``, ``"1/2"``, ``"log(2)"``) and :data:`FAMILIES` lists each family's function
+with its parameter specifications, so a command line can build
+``dpcert bound ldp-mutual-information --param N=1e12 --param w=10 --param eps=1/2``.
+
+References: 000_0c6e7fdc3fd68303.txt (Lemma 6, Theorems 7, 13, 14, 23, Corollary 21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import sympy
+
+from accountant.bound_result import BoundResult
+from accountant.fano import (
+    theorem7_user_threshold,
+    theorem23_user_threshold,
+    users_unreliable,
+)
+from accountant.information import (
+    SOURCE,
+    _eps,
+    _integer,
+    _probability_open,
+    lemma6_bound,
+    per_user_mi_bound,
+    theorem13_bound,
+    theorem14_bound,
+)
+from mechanisms.parameters import InvalidParameterError
+
+__all__ = ["FAMILIES", "REQUIRED", "ParameterSpec", "fano", "ldp_mutual_information"]
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED = _Required()
+"""The default of a parameter that must be given."""
+
+
+class ParameterSpec(NamedTuple):
+    """One parameter of a family: its name, a one-line help text, and its default (or :data:`REQUIRED`)."""
+
+    name: str
+    help: str
+    default: object
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+
+def _optional(value: object) -> object:
+    """None for a parameter that was not given (None, or the strings "" / "none")."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    return value
+
+
+def _n_w(N: object, w: object) -> tuple[int, int | None]:
+    n = _integer("N", N, minimum=2)
+    w = _optional(w)
+    if w is None:
+        return n, None
+    return n, _integer("w", w, minimum=1, maximum=n, range_text=f"[1, N] = [1, {n}]")
+
+
+def ldp_mutual_information(N: object, w: object, eps: object) -> list[BoundResult]:
+    """Upper bounds on the information one eps-LDP user gives about the clustering, in nats.
+
+    Results, in order: ``lemma6`` (eps), ``theorem13`` (exact hypergeometric form), ``theorem13-paper``
+    (the paper's Delta form), ``theorem14`` (valid=False when eps >= ln 2) and ``per-user`` (their
+    minimum; the note names which gave it).
+
+    Args:
+        N: number of items (>= 2).
+        w: ratings per user, 1 <= w <= N.
+        eps: the local-DP parameter (> 0).
+
+    References: 000_0c6e7fdc3fd68303.txt, Lemma 6, Theorems 13 and 14.
+    """
+    n, k = _n_w(N, w)
+    if k is None:
+        raise InvalidParameterError(f"w must be an integer in [1, N] = [1, {n}]. Got {w!r}")
+    e = _eps(eps)
+    return [lemma6_bound(e), theorem13_bound(n, k, e), theorem13_bound(n, k, e, form="paper"),
+            theorem14_bound(n, k, e), per_user_mi_bound(n, k, e)]
+
+
+def _corollary21(name: str, info: BoundResult | None, n: int, p: sympy.Expr, missing: str) -> BoundResult:
+    source = f"{SOURCE}, Corollary 21"
+    if info is None:
+        return BoundResult(name, source, None, "users", False, missing)
+    if not info.valid:
+        return BoundResult(name, source, None, "users", False, f"{info.name} does not apply: {info.note}")
+    lower = users_unreliable(info.upper_value, n, p)  # a larger MI bound gives a smaller (safe) threshold
+    upper = users_unreliable(info.lower_value, n, p)
+    note = (f"non-adaptive users with i.i.d. sketches; per-user I <= {info.name} bound "
+            f"({info.display()} nats, times log2 e for Fano in bits); fewer users give average error > {p}")
+    if lower == upper:
+        return BoundResult(name, source, lower, "users", True, note)
+    return BoundResult(name, source, lower, "users", True, f"{note}; value is the lower end of a rigorous enclosure",
+                       lower_value=lower, upper_value=upper)
+
+
+def fano(N: object, eps: object, w: object = None, p_max: object = sympy.Rational(1, 2), K: object = 2,
+         d: object = 0) -> list[BoundResult]:
+    """User counts below which every eps-LDP clustering learner is unreliable (Fano-type bounds).
+
+    Results, in order:
+
+    - ``theorem7``: ``((1 - p_max) N - 1)/(eps log2 e)``, any learner (adaptive or not);
+    - ``theorem7-paper``: the paper's printed ``N/(eps log2 e)``, valid=False (Fano is vacuous there);
+    - ``corollary21-lemma6`` / ``-theorem13`` / ``-theorem14``: non-adaptive learners,
+      ``((1 - p_max) N - 1)/(I log2 e)`` with I the per-user bound of Lemma 6 / Theorem 13 /
+      Theorem 14 in nats (the last two need w; Theorem 14 needs eps < ln 2);
+    - ``theorem23`` / ``theorem23-paper``: K clusters within Hamming tolerance d (exact tail / the
+      paper's Chernoff form).
+
+    Args:
+        N: number of items (>= 2).
+        eps: the local-DP parameter (> 0).
+        w: ratings per user (1 <= w <= N), or None.
+        p_max: the error level, in (0, 1).
+        K: number of clusters for Theorem 23 (>= 2).
+        d: Hamming tolerance for Theorem 23 (0 <= d < N).
+
+    References: 000_0c6e7fdc3fd68303.txt, Theorem 7, Corollary 21, Theorem 23.
+    """
+    n, k = _n_w(N, w)
+    e = _eps(eps)
+    p = _probability_open("p_max", p_max)
+    clusters = _integer("K", K, minimum=2)
+    tolerance = _integer("d", d, minimum=0, maximum=n - 1, range_text=f"[0, N-1] = [0, {n - 1}]")
+    missing = "needs w (ratings per user)"
+    results = [theorem7_user_threshold(n, e, p), theorem7_user_threshold(n, e, p, form="paper"),
+               _corollary21("corollary21-lemma6", lemma6_bound(e), n, p, missing),
+               _corollary21("corollary21-theorem13", None if k is None else theorem13_bound(n, k, e), n, p, missing),
+               _corollary21("corollary21-theorem14", None if k is None else theorem14_bound(n, k, e), n, p, missing),
+               theorem23_user_threshold(n, clusters, tolerance, e, p),
+               theorem23_user_threshold(n, clusters, tolerance, e, p, exact_tail=False)]
+    return results
+
+
+Family = tuple[Callable[..., list[BoundResult]], tuple[ParameterSpec, ...]]
+
+FAMILIES: dict[str, Family] = {
+    "ldp-mutual-information": (ldp_mutual_information, (
+        ParameterSpec("N", "number of items (integer >= 2, e.g. 1e12)", REQUIRED),
+        ParameterSpec("w", "ratings per user (integer, 1 <= w <= N)", REQUIRED),
+        ParameterSpec("eps", "local-DP parameter (> 0, exact: 1/2, log(2))", REQUIRED),
+    )),
+    "fano": (fano, (
+        ParameterSpec("N", "number of items (integer >= 2, e.g. 1e12)", REQUIRED),
+        ParameterSpec("eps", "local-DP parameter (> 0, exact: 1/2, log(2))", REQUIRED),
+        ParameterSpec("w", "ratings per user (1 <= w <= N) for the Theorem 13/14 rows; none to skip", None),
+        ParameterSpec("p_max", "error level, in (0, 1)", sympy.Rational(1, 2)),
+        ParameterSpec("K", "clusters for Theorem 23 (integer >= 2)", 2),
+        ParameterSpec("d", "Hamming tolerance for Theorem 23 (integer in [0, N-1])", 0),
+    )),
+}
+"""Family name -> (function, parameter specs). Call ``function(**{spec.name: value})``."""
