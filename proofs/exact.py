@@ -185,8 +185,8 @@ def _max_log_ratio_all_pairs(channel: ExactChannel, logs: np.ndarray) -> RatioSe
     places = []
     for j in np.nonzero(gap >= best - tol)[0]:
         column = logs[:, j]
-        highs = np.nonzero(column >= top[j] - tol)[0]
-        lows = np.nonzero(column <= bottom[j] + tol)[0]
+        highs = _one_row_per_value(channel, np.nonzero(column >= top[j] - tol)[0], j)
+        lows = _one_row_per_value(channel, np.nonzero(column <= bottom[j] + tol)[0], j)
         hi, lo = np.repeat(highs, lows.size), np.tile(lows, highs.size)
         keep = hi != lo
         places.append(np.stack([hi[keep], lo[keep], np.full(int(keep.sum()), j)], axis=1))
@@ -195,6 +195,12 @@ def _max_log_ratio_all_pairs(channel: ExactChannel, logs: np.ndarray) -> RatioSe
         return RatioSearch(sympy.Integer(0), 0, 1, 0, channel.probability(0, 0), channel.probability(1, 0), sympy.Integer(1))
     keys, where = _unique_candidates(channel, found[:, 0], found[:, 1], found[:, 2], np.zeros(len(found), dtype=np.int64))
     return _best(channel, keys, where, [sympy.Integer(1)])
+
+
+def _one_row_per_value(channel: ExactChannel, rows: np.ndarray, j: int) -> np.ndarray:
+    """The first of ``rows`` for each distinct probability in column j (ties need one representative)."""
+    _, first = np.unique(channel.ids[rows, j], return_index=True)
+    return rows[first]
 
 
 def _pair_blocks(channel: ExactChannel, relation: NeighbourRelation) -> Iterator[tuple[np.ndarray, np.ndarray]]:
