@@ -12,6 +12,14 @@ from mechanisms.exponential import ExponentialMechanism
 from mechanisms.geometric import Geometric, GeometricRenormalized
 from mechanisms.parameters import InvalidParameterError
 from mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
+from mechanisms.recommenders.sketches import (
+    MaxSenseSketch,
+    MembershipQuery,
+    MultiMaxSenseSketch,
+    PairwisePreferenceSketch,
+    RatedPairSketch,
+    RatedPairSketchPublicItems,
+)
 from mechanisms.unary_encoding import UnaryEncoding
 
 __all__ = ["MechanismEntry", "Parameter", "CATALOG", "make_mechanism", "parse_utilities"]
@@ -73,6 +81,10 @@ _SENSITIVITY = Parameter("sensitivity", "sensitivity > 0", default="1")
 _RANGE = (Parameter("lo", "smallest input and output (integer)", default="0"),
           Parameter("hi", "largest input and output (integer > lo)", default="10"))
 
+_ITEMS = Parameter("N", "number of items (integer >= 2)")
+_RATED = Parameter("w", "items rated per user (1 <= w <= N)")
+_RULE = Parameter("rule", "S0 rule: both-rated-equal | literal | both-positive", default="both-rated-equal")
+
 CATALOG: dict[str, MechanismEntry] = {
     e.name: e
     for e in (
@@ -96,6 +108,25 @@ CATALOG: dict[str, MechanismEntry] = {
         MechanismEntry("laplace", Laplace, (_EPS, _SENSITIVITY), "Laplace noise of scale sensitivity/eps"),
         MechanismEntry("laplace-wrong-scale", LaplaceWrongScale, (_EPS, _SENSITIVITY),
                        "Laplace noise of scale eps (not eps-DP when eps^2 < sensitivity)", negative_control=True),
+        MechanismEntry("pairwise-preference-sketch", PairwisePreferenceSketch,
+                       (_ITEMS, _RATED, _EPS, Parameter("pair", "public probed pair of items, e.g. 0,3", default="0,1"),
+                        _RULE),
+                       "Pairwise-Preference user sketch for a public pair (000_0c6e7fdc3fd68303.txt, Theorem 8)"),
+        MechanismEntry("rated-pair-sketch", RatedPairSketch, (_ITEMS, _RATED, _EPS, _RULE),
+                       "variant (ii): the pair is drawn from the rated items (not private w.r.t. which items)",
+                       negative_control=True),
+        MechanismEntry("rated-pair-sketch-public-items", RatedPairSketchPublicItems,
+                       (_EPS, Parameter("items", "the public rated items, e.g. 0,2,4", default="0,1"), _RULE),
+                       "variant (ii) with the rated items public: eps-DP for the ratings"),
+        MechanismEntry("maxsense-sketch", MaxSenseSketch,
+                       (_ITEMS, _RATED, _EPS, Parameter("sensing", "public 0/1 sensing vector of length N, e.g. 01010")),
+                       "MaxSense user sketch for a public sensing vector (Theorem 15)"),
+        MechanismEntry("multi-maxsense-sketch", MultiMaxSenseSketch,
+                       (_ITEMS, _RATED, _EPS, Parameter("blocks", "disjoint public item blocks, e.g. 0 1|2 3")),
+                       "Multi-MaxSense user sketch: one eps/Q bit per block (Theorem 16)"),
+        MechanismEntry("membership-query", MembershipQuery,
+                       (_ITEMS, Parameter("A", "set of (item, bit) pairs as JSON, e.g. [[0,1],[2,0]]")),
+                       "non-private 1-bit membership query, w = 1 (Theorem 10 proof)", negative_control=True),
         MechanismEntry("gaussian", Gaussian,
                        (Parameter("sigma", "noise standard deviation > 0"), _SENSITIVITY),
                        "Gaussian noise: (eps, delta)-DP, never pure eps-DP"),

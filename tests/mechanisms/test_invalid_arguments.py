@@ -31,6 +31,14 @@ from mechanisms import (
     UnaryEncoding,
     make_mechanism,
 )
+from mechanisms.recommenders import (
+    MaxSenseSketch,
+    MembershipQuery,
+    MultiMaxSenseSketch,
+    PairwisePreferenceSketch,
+    RatedPairSketch,
+    RatedPairSketchPublicItems,
+)
 from proofs.channel import ExactChannel
 from proofs.exact import check_finite, hockey_stick_delta, tightest_epsilon
 from proofs.guarantees import ApproxDP, MetricDP, PureDP
@@ -54,6 +62,21 @@ def row(function, parameter, case_id):
 
 
 INVALID = [
+    # ---- the price-of-privacy user sketches (000_0c6e7fdc3fd68303.txt) ------------------------------
+    row(call(PairwisePreferenceSketch, N=4, w=5, eps=1), "w", "PairwisePreferenceSketch-w-above-N"),
+    row(call(PairwisePreferenceSketch, N=4, w=2, eps=1, pair=(1, 1)), "pair", "PairwisePreferenceSketch-pair-same"),
+    row(build("pairwise-preference-sketch", N=4, w=2, eps=0), "eps", "make-pairwise-preference-sketch-eps-zero"),
+    row(call(RatedPairSketch, N=4, w=1, eps=1), "w", "RatedPairSketch-w-one"),
+    row(build("rated-pair-sketch", N=1, w=1, eps=1), "N", "make-rated-pair-sketch-N-one"),
+    row(call(RatedPairSketchPublicItems, eps=1, items=(3,)), "items", "RatedPairSketchPublicItems-one-item"),
+    row(build("rated-pair-sketch-public-items", eps="-2"), "eps", "make-rated-pair-sketch-public-items-eps"),
+    row(call(MaxSenseSketch, N=4, w=2, eps=1, sensing=(0, 1)), "sensing", "MaxSenseSketch-sensing-length"),
+    row(build("maxsense-sketch", N=4, w=2, eps=1, sensing="0120"), "sensing", "make-maxsense-sketch-sensing-digit"),
+    row(call(MultiMaxSenseSketch, N=4, w=1, eps=1, blocks=((0, 1), (1, 2))), "blocks",
+        "MultiMaxSenseSketch-blocks-overlap"),
+    row(build("multi-maxsense-sketch", N=4, w=1, eps=1), "blocks", "make-multi-maxsense-sketch-missing-blocks"),
+    row(call(MembershipQuery, N=3, A=((5, 0),)), "A", "MembershipQuery-item-outside"),
+    row(build("membership-query", N=3, A="[[0, 2]]"), "A", "make-membership-query-bit-two"),
     # ---- randomized-response -------------------------------------------------------------
     row(call(RandomizedResponse, eps=0), "eps", "RandomizedResponse-eps-zero"),
     row(call(RandomizedResponse, eps=-1), "eps", "RandomizedResponse-eps-negative"),

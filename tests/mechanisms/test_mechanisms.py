@@ -32,6 +32,7 @@ from mechanisms import (
     UnaryEncoding,
     make_mechanism,
 )
+from mechanisms.recommenders import MembershipQuery
 
 R = sympy.Rational
 
@@ -48,6 +49,12 @@ FINITE_EXAMPLES = [
     ("geometric-renormalized", {"eps": "log(2)", "lo": "0", "hi": "4"}),
     ("exponential", {"eps": "1", "utilities": "[[0, 1, 2], [1, 1, 0], [2, 0, 1]]"}),
     ("exponential", {"eps": "3/2", "sensitivity": "2", "utilities": "[[0, \"1/2\"], [2, 0], [0, 0]]"}),
+    ("pairwise-preference-sketch", {"N": "4", "w": "2", "eps": "1", "pair": "0,3"}),
+    ("rated-pair-sketch", {"N": "4", "w": "2", "eps": "log(3)"}),
+    ("rated-pair-sketch-public-items", {"eps": "1/2", "items": "0,2,4"}),
+    ("maxsense-sketch", {"N": "4", "w": "2", "eps": "1", "sensing": "0110"}),
+    ("multi-maxsense-sketch", {"N": "5", "w": "1", "eps": "2", "blocks": "0 1|2|3"}),
+    ("membership-query", {"N": "3", "A": "[[0, 1], [2, 0]]"}),
 ]
 
 
@@ -99,8 +106,8 @@ class TestFiniteMechanismContract:
         for x in finite_mechanism.inputs():
             sample = finite_mechanism.sample(x, 300, np.random.default_rng(7))
             assert isinstance(sample, np.ndarray) and sample.dtype.kind in "iu"
-            if isinstance(finite_mechanism, UnaryEncoding):
-                assert sample.shape == (300, finite_mechanism.k)
+            if sample.ndim == 2:  # vector outputs: unary encoding, rated pairs, Multi-MaxSense bit tuples
+                assert sample.shape[0] == 300 and all(len(y) == sample.shape[1] for y in outputs)
                 values = {tuple(int(b) for b in row) for row in sample}
             else:
                 assert sample.shape == (300,)
@@ -184,7 +191,10 @@ def frequency_test_pvalue(reference: FiniteMechanism, sampler: FiniteMechanism, 
 
 
 def broken_variant(mechanism: FiniteMechanism) -> FiniteMechanism:
-    """The same mechanism with eps multiplied by 3/2: a deliberately wrong pmf for the power check."""
+    """The same mechanism with eps multiplied by 3/2 (a deliberately wrong pmf for the power check), or
+    for the deterministic membership query, the query set without its first member."""
+    if isinstance(mechanism, MembershipQuery):
+        return dataclasses.replace(mechanism, A=mechanism.A[1:])
     return dataclasses.replace(mechanism, eps=mechanism.eps * R(3, 2))
 
 
