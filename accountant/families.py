@@ -16,22 +16,15 @@ from typing import NamedTuple
 import sympy
 
 from accountant.bound_result import BoundResult
+from accountant.channel_information import SOURCE, lemma6_bound
 from accountant.fano import (
     theorem7_user_threshold,
     theorem23_user_threshold,
     users_unreliable,
 )
-from accountant.information import (
-    SOURCE,
-    _eps,
-    _integer,
-    _probability_open,
-    lemma6_bound,
-    per_user_mi_bound,
-    theorem13_bound,
-    theorem14_bound,
-)
-from mechanisms.parameters import InvalidParameterError
+from accountant.input_validation import _eps, _probability_open
+from accountant.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
+from mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = ["FAMILIES", "REQUIRED", "ParameterSpec", "fano", "ldp_mutual_information"]
 
@@ -65,11 +58,11 @@ def _optional(value: object) -> object:
 
 
 def _n_w(N: object, w: object) -> tuple[int, int | None]:
-    n = _integer("N", N, minimum=2)
+    n = require_int("N", N, minimum=2)
     w = _optional(w)
     if w is None:
         return n, None
-    return n, _integer("w", w, minimum=1, maximum=n, range_text=f"[1, N] = [1, {n}]")
+    return n, require_int("w", w, minimum=1, maximum=n)
 
 
 def ldp_mutual_information(N: object, w: object, eps: object) -> list[BoundResult]:
@@ -137,8 +130,8 @@ def fano(N: object, eps: object, w: object = None, p_max: object = sympy.Rationa
     n, k = _n_w(N, w)
     e = _eps(eps)
     p = _probability_open("p_max", p_max)
-    clusters = _integer("K", K, minimum=2)
-    tolerance = _integer("d", d, minimum=0, maximum=n - 1, range_text=f"[0, N-1] = [0, {n - 1}]")
+    clusters = require_int("K", K, minimum=2)
+    tolerance = require_int("d", d, minimum=0, maximum=n - 1)
     missing = "needs w (ratings per user)"
     results = [theorem7_user_threshold(n, e, p), theorem7_user_threshold(n, e, p, form="paper"),
                _corollary21("corollary21-lemma6", lemma6_bound(e), n, p, missing),

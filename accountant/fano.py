@@ -1,9 +1,10 @@
 """Fano-type lower bounds on the number of users an eps-LDP clustering learner needs.
 
-Fano's inequality takes mutual information in **bits**; the information bounds of
-:mod:`accountant.information` are in **nats** and are converted here with ``log2(e) = 1/ln 2``
-explicitly (spec §9 E1). A user threshold T means: with fewer than T users, *every* learner of the
-stated kind has average error > p_max (hence is unreliable: its worst-case error exceeds p_max).
+Fano's inequality takes mutual information in **bits**; the information bounds
+(:mod:`accountant.channel_information`, :mod:`accountant.per_user_bounds`) are in **nats** and are
+converted here with ``log2(e) = 1/ln 2`` explicitly (spec §9 E1). A user threshold T means: with
+fewer than T users, *every* learner of the stated kind has average error > p_max (hence is
+unreliable: its worst-case error exceeds p_max).
 Thresholds are lower bounds on a sample complexity, so an enclosed threshold reports its **lower** end.
 
 References: 000_0c6e7fdc3fd68303.txt (Lemma 5, Theorem 7, Theorem 10, Lemma 20, Corollaries 21-22,
@@ -20,22 +21,10 @@ from fractions import Fraction
 import sympy
 
 from accountant.bound_result import BoundResult
-from accountant.information import (
-    _IV,
-    INTERVAL_BITS,
-    LOG2E,
-    MAX_EXACT_DIGITS,
-    SOURCE,
-    _eps,
-    _integer,
-    _iv_ends,
-    _iv_lgamma,
-    _nonnegative,
-    _probability_open,
-    _rational,
-    _sign,
-)
-from mechanisms.parameters import InvalidParameterError, require_positive, to_exact
+from accountant.channel_information import LOG2E, SOURCE
+from accountant.exact_intervals import _IV, INTERVAL_BITS, MAX_EXACT_DIGITS, _iv_ends, _iv_lgamma, _rational
+from accountant.input_validation import _eps, _nonnegative, _probability_open, _sign
+from mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
 
 __all__ = [
     "ChernoffCheck",
@@ -64,7 +53,7 @@ def _log2_class(name: str, size: object, log2_size: object, *, minimum: int) -> 
     if (size is None) == (log2_size is None):
         raise InvalidParameterError(f"give exactly one of {name} and log2_{name}")
     if size is not None:
-        n = _integer(name, size, minimum=minimum)
+        n = require_int(name, size, minimum=minimum)
         return sympy.log(n, 2)
     value = to_exact(f"log2_{name}", log2_size)
     floor = sympy.log(minimum, 2)  # 1 for M (M >= 2), 0 for M_d (M_d >= 1)
@@ -165,7 +154,7 @@ def theorem7_user_threshold(N: object, eps: object, p_max: object = sympy.Ration
 
     References: 000_0c6e7fdc3fd68303.txt, Theorem 7.
     """
-    n = _integer("N", N, minimum=2)
+    n = require_int("N", N, minimum=2)
     e = _eps(eps)
     p = _probability_open("p_max", p_max)
     source = f"{SOURCE}, Theorem 7"
@@ -223,7 +212,7 @@ def theorem7_paper_witness(N: object, eps: object) -> FanoWitness:
 
     References: 000_0c6e7fdc3fd68303.txt, Theorem 7 (proof).
     """
-    n = _integer("N", N, minimum=2)
+    n = require_int("N", N, minimum=2)
     e = _eps(eps)
     threshold = n / (e * LOG2E)
     users = int(sympy.ceiling(threshold)) - 1
@@ -242,7 +231,7 @@ def theorem10_user_threshold(N: object, p_max: object = sympy.Rational(1, 2)) ->
 
     References: 000_0c6e7fdc3fd68303.txt, Theorem 10, Corollary 21.
     """
-    n = _integer("N", N, minimum=2)
+    n = require_int("N", N, minimum=2)
     p = _probability_open("p_max", p_max)
     return BoundResult("theorem10", f"{SOURCE}, Theorem 10", users_unreliable(sympy.Rational(1, n), n, p),
                        "users", True, "non-private 1-bit sketches, w = 1, non-adaptive users; I <= 1/N nats each")
@@ -298,9 +287,9 @@ def _distortion_nats(N: int, K: int, d: int) -> tuple[sympy.Expr | None, sympy.E
 
 
 def _appendix_a_params(N: object, K: object, d: object) -> tuple[int, int, int]:
-    n = _integer("N", N, minimum=2)
-    k = _integer("K", K, minimum=2)
-    dd = _integer("d", d, minimum=0, maximum=n - 1, range_text=f"[0, N-1] = [0, {n - 1}]")
+    n = require_int("N", N, minimum=2)
+    k = require_int("K", K, minimum=2)
+    dd = require_int("d", d, minimum=0, maximum=n - 1)
     return n, k, dd
 
 

@@ -25,8 +25,10 @@ import sympy
 from sympy.core.cache import clear_cache
 
 import accountant.fano as fano_module
-import accountant.information as information_module
+import accountant.subset_overlap as subset_overlap_module
+from accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
 from accountant.bound_result import BoundResult
+from accountant.channel_information import lemma6_bound
 from accountant.families import fano, ldp_mutual_information
 from accountant.fano import (
     appendix_a_chernoff_check,
@@ -36,17 +38,8 @@ from accountant.fano import (
     theorem23_user_threshold,
     users_unreliable,
 )
-from accountant.information import (
-    adaptive_min_queries,
-    binomial_ratio,
-    binomial_ratio_bounds,
-    lemma6_bound,
-    lemma12_sandwich,
-    per_user_mi_bound,
-    theorem13_bound,
-    theorem14_bound,
-    theorem17_adaptive_bound,
-)
+from accountant.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
+from accountant.subset_overlap import binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
 
 N = 10**12
 EPS = sympy.Rational(1, 2)
@@ -109,7 +102,7 @@ def cases() -> list[tuple[str, str, object]]:
 def cold() -> None:
     """Clear sympy's cache and dpcert's memoised brackets and tails, so every run is a cold evaluation."""
     clear_cache()
-    information_module._bracket_cached.cache_clear()
+    subset_overlap_module._bracket_cached.cache_clear()
     fano_module._log_tail_sum_cached.cache_clear()
 
 

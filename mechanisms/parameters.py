@@ -129,7 +129,7 @@ def to_exact(name: str, value: object) -> sympy.Expr:
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise InvalidParameterError(f"{name} must be finite. Got {value!r}")
-        expr = sympy.Rational(Fraction(repr(value)))
+        expr = sympy.Rational(Fraction(repr(float(value))))  # float(): numpy's repr is np.float64(...)
     elif isinstance(value, str):
         expr = _parse_string(name, value)
     else:
@@ -170,19 +170,28 @@ def require_unit_interval(name: str, value: object, *, closed_right: bool = Fals
 
 
 def require_int(name: str, value: object, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    """``value`` as a Python int within [minimum, maximum]."""
-    if isinstance(value, str):
-        value = value.strip()
-        if not re.fullmatch(r"[+-]?\d+", value):
-            raise InvalidParameterError(f"{name} must be an integer. Got {value!r}")
-        value = int(value)
-    elif isinstance(value, sympy.Integer):
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise InvalidParameterError(f"{name} must be an integer. Got {value!r}")
-    value = int(value)
-    if minimum is not None and value < minimum or maximum is not None and value > maximum:
-        low = "-inf" if minimum is None else str(minimum)
-        high = "inf" if maximum is None else str(maximum)
-        raise InvalidParameterError(f"{name} must be an integer in [{low}, {high}]. Got {value}")
-    return value
+    """``value`` as a Python int within [minimum, maximum].
+
+    Any exact number equal to an integer is accepted: ints (numpy's too), integral floats such as
+    ``1e12``, Fractions and sympy numbers with denominator 1, and strings such as ``"12"``, ``"1e12"``,
+    ``"10^6"`` or ``"2**40"`` (read by :func:`to_exact`). Booleans and non-integers (``"1.5"``, ``0.5``,
+    ``"log(3)"``) are rejected with an error naming ``name`` and the range.
+    """
+    low = "-inf" if minimum is None else str(minimum)
+    high = "inf" if maximum is None else str(maximum)
+    allowed = f"{name} must be an integer" + ("" if minimum is None and maximum is None else f" in [{low}, {high}]")
+    if isinstance(value, bool):
+        raise InvalidParameterError(f"{allowed}. Got {value!r}")
+    if isinstance(value, Integral):
+        number = int(value)
+    else:
+        try:
+            exact = to_exact(name, value)
+        except InvalidParameterError:
+            raise InvalidParameterError(f"{allowed}. Got {value!r}") from None
+        if not exact.is_Integer:
+            raise InvalidParameterError(f"{allowed}. Got {value!r}")
+        number = int(exact)
+    if minimum is not None and number < minimum or maximum is not None and number > maximum:
+        raise InvalidParameterError(f"{allowed}. Got {number}")
+    return number

@@ -40,8 +40,9 @@ class Claim:
     statement: str
     expected: Verdict
     run: Callable[[], ClaimOutcome]
-    family: bool = False
-    """True when the claim is about every parameter value (no per-instance certificate)."""
+    kind: str = "instance"
+    """"instance" (a mechanism at given parameters, with a certificate), "family" (every parameter
+    value, decided symbolically) or "computed" (a bound, identity or enumeration; no certificate)."""
 
     def check(self) -> ClaimOutcome:
         """Decide the claim now."""
@@ -103,7 +104,7 @@ def family_claim(id: str, source: str, family: str, kind: str, expected: Verdict
 
     kinds = {"pure": "eps-DP", "approx": "(eps, delta(eps))-DP"}
     return Claim(id, source, f"{family} is {kinds.get(kind, kind)} for every parameter value", expected, run,
-                 family=True)
+                 kind="family")
 
 
 def computed_claim(id: str, source: str, statement: str, expected: Verdict,
@@ -118,4 +119,4 @@ def computed_claim(id: str, source: str, statement: str, expected: Verdict,
         verdict, evidence = decide()
         return ClaimOutcome(verdict, method, evidence)
 
-    return Claim(id, source, statement, expected, run)
+    return Claim(id, source, statement, expected, run, kind="computed")

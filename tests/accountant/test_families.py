@@ -16,6 +16,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
+from accountant.exact_intervals import rigorous_interval
 from accountant.families import (
     FAMILIES,
     REQUIRED,
@@ -24,7 +25,7 @@ from accountant.families import (
     ldp_mutual_information,
 )
 from accountant.fano import theorem7_user_threshold, users_unreliable
-from accountant.information import rigorous_interval, theorem13_bound, theorem14_bound
+from accountant.per_user_bounds import theorem13_bound, theorem14_bound
 from mechanisms.parameters import InvalidParameterError, exact_sign
 
 MI_NAMES = ["lemma6", "theorem13", "theorem13-paper", "theorem14", "per-user"]

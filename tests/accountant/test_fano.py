@@ -16,6 +16,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import accountant.fano as fano_module
+from accountant.channel_information import LOG2E
+from accountant.exact_intervals import rigorous_interval
 from accountant.fano import (
     appendix_a_chernoff_check,
     fano_distortion_lower_bound,
@@ -27,7 +29,7 @@ from accountant.fano import (
     theorem23_user_threshold,
     users_unreliable,
 )
-from accountant.information import LOG2E, rigorous_interval, theorem10_bound
+from accountant.per_user_bounds import theorem10_bound
 from mechanisms.parameters import InvalidParameterError, exact_sign
 
 HALF = sympy.Rational(1, 2)

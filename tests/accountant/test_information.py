@@ -1,4 +1,7 @@
-"""Tests for accountant.information: the information bounds of 000_0c6e7fdc3fd68303.txt.
+"""Tests for the information bounds of 000_0c6e7fdc3fd68303.txt.
+
+Modules: accountant.channel_information, sketch_channels, subset_overlap, per_user_bounds, adaptive and
+exact_intervals (rigorous_interval).
 
 Every property is checked by exact enumeration (Fractions, exact logs compared with ``exact_sign``)
 at small N <= 6, w <= 3, and every closed form against an independent computation (binomial sums
@@ -20,31 +23,20 @@ from conftest import finite_channels, probability_rows
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from accountant import information
-from accountant.information import (
-    EXACT_W_MAX,
-    LOG2E,
-    adaptive_min_queries,
-    binomial_ratio,
-    binomial_ratio_bounds,
-    cluster_channel,
-    lemma6_bound,
-    lemma9_rhs,
-    lemma12_sandwich,
-    lemma25_rhs,
-    mutual_information,
+from accountant import subset_overlap
+from accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
+from accountant.channel_information import LOG2E, lemma6_bound, mutual_information, posterior_prior_ratios
+from accountant.exact_intervals import rigorous_interval
+from accountant.per_user_bounds import (
     per_user_mi_bound,
-    posterior_prior_ratios,
-    records,
-    rigorous_interval,
-    sketch_information,
     theorem10_bound,
     theorem13_bound,
     theorem14_bound,
     theorem14_main_term,
     theorem14_main_term_bound,
-    theorem17_adaptive_bound,
 )
+from accountant.sketch_channels import cluster_channel, lemma9_rhs, lemma25_rhs, records, sketch_information
+from accountant.subset_overlap import EXACT_W_MAX, binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
 from mechanisms.parameters import InvalidParameterError, exact_sign
 from proofs.channel import ExactChannel
 
@@ -453,9 +445,9 @@ def test_interval_path_agrees_with_exact_path(monkeypatch, N, w, form):
     long rational), so they must intersect; a point must lie inside the interval. (3000, 1600),
     (3001, 1501), (400, 300) have 2w > N and use the convex-order enclosure of E[2^-K].
     """
-    exact_lower, exact_upper, _ = information._bracket(N, w, form)
-    monkeypatch.setattr(information, "EXACT_W_MAX", 0)
-    lower, upper, note = information._bracket(N, w, form)
+    exact_lower, exact_upper, _ = subset_overlap._bracket(N, w, form)
+    monkeypatch.setattr(subset_overlap, "EXACT_W_MAX", 0)
+    lower, upper, note = subset_overlap._bracket(N, w, form)
     assert "interval" in note
     assert max(lower, exact_lower) <= min(upper, exact_upper)
     assert upper - lower <= max(exact_upper, sympy.Rational(1, 10**30)) * sympy.Rational(1, 10**30)

@@ -99,6 +99,10 @@ def test_require_positive_unit_interval_int_accept():
     assert require_int("k", sympy.Integer(5), minimum=2) == 5
     assert require_int("k", np.int32(3), minimum=3, maximum=3) == 3
     assert type(require_int("k", np.int32(3))) is int
+    # every integer-valued exact number: scientific and power notation, integral floats, Fractions
+    for value in ["1e12", "10^12", "10**12", 1e12, np.float64(1e12), Fraction(2 * 10**12, 2), R(10**12)]:
+        assert require_int("N", value, minimum=2) == 10**12
+    assert require_int("n", "2**40") == 2**40 and type(require_int("n", 1e12)) is int
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,10 +155,10 @@ REJECTED = [
     pytest.param(require_unit_interval, R(11, 10), {"closed_right": True}, id="unit-closed-above-one"),
     pytest.param(require_int, 1, {"minimum": 2}, id="int-below-minimum"),
     pytest.param(require_int, 17, {"maximum": 16}, id="int-above-maximum"),
-    pytest.param(require_int, 2.0, {}, id="int-float"),
+    pytest.param(require_int, 2.5, {}, id="int-float"),
     pytest.param(require_int, "2.5", {}, id="int-decimal-string"),
     pytest.param(require_int, "two", {}, id="int-word"),
-    pytest.param(require_int, Fraction(4, 2), {}, id="int-Fraction"),
+    pytest.param(require_int, Fraction(5, 2), {}, id="int-Fraction"),
     pytest.param(require_int, True, {}, id="int-bool"),
     pytest.param(require_int, None, {}, id="int-None"),
 ]

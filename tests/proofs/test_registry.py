@@ -26,7 +26,7 @@ def test_claim_ids_are_unique_and_sourced():
     assert len(ids) == len(set(ids))
     for c in CLAIMS:
         assert c.source.strip() and c.statement.strip()
-        assert c.expected in (Verdict.PROVED, Verdict.REFUTED)
+        assert c.expected in (Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED)
 
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
@@ -36,7 +36,7 @@ def test_claim_gets_its_expected_verdict(claim):
     assert outcome.evidence
 
 
-_INSTANCES = [c for c in CLAIMS if not c.family]
+_INSTANCES = [c for c in CLAIMS if c.kind == "instance"]
 
 
 @pytest.mark.parametrize("claim", _INSTANCES, ids=[c.id for c in _INSTANCES])
@@ -64,10 +64,21 @@ def test_refutation_witness_is_independently_confirmed(claim):
         assert _independent_violation(certificate)
 
 
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.family and c.expected is Verdict.REFUTED],
+@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.kind == "family" and c.expected is Verdict.REFUTED],
                          ids=lambda c: c.id)
 def test_refuted_family_names_a_counterexample(claim):
     assert "counterexample" in _outcome(claim).evidence
+
+
+@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.kind == "computed" and c.expected is Verdict.REFUTED],
+                         ids=lambda c: c.id)
+def test_refuted_computation_states_its_witness(claim):
+    assert _outcome(claim).evidence.startswith("witness ")
+
+
+def test_every_seed_paper_claim_kind_is_known():
+    assert {c.kind for c in CLAIMS} <= {"instance", "family", "computed"}
+    assert any(c.kind == "computed" for c in CLAIMS)
 
 
 def test_source_filter_selects_the_paper():

@@ -1,20 +1,11 @@
-"""The ``dpcert`` command line.
-
-Every subcommand prints a readable table, or one JSON object with ``--json``. Exit codes: 0 the claim
-holds or the command succeeded, 1 the claim is refuted, 2 bad input (one line, no traceback),
-3 undecided.
-"""
+"""Deciding claims from the command line: ``mechanisms``, ``epsilon``, ``verify`` and ``claims``."""
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Sequence
 
 import click
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from mechanisms.base import FiniteMechanism, Mechanism
@@ -22,39 +13,15 @@ from mechanisms.catalog import CATALOG, make_mechanism
 from mechanisms.neighbours import Metric
 from mechanisms.parameters import InvalidParameterError
 from proofs.certificate import Certificate, Verdict
+from proofs.cli.output import console, emit, json_option, param_option, parse_params, progress_bar
 from proofs.guarantees import ApproxDP, MetricDP, PureDP
 from proofs.rounding import decimal_string
 
-__all__ = ["main", "cli"]
-
-EXIT_BAD_INPUT = 2
-
-_console = Console(width=None if sys.stdout.isatty() else 120)
-_errors = Console(stderr=True)
-
-
-def _parse_params(items: Sequence[str]) -> dict[str, str]:
-    params: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise InvalidParameterError(f"--param must look like NAME=VALUE. Got {item!r}")
-        if name in params:
-            raise InvalidParameterError(f"--param {name} is given twice")
-        params[name] = value.strip()
-    return params
+__all__ = ["claims_command", "epsilon_command", "mechanisms_command", "verify_command"]
 
 
 def _mechanism(name: str, params: Sequence[str]) -> Mechanism:
-    return make_mechanism(name, _parse_params(params))
-
-
-def _emit(as_json: bool, payload: dict[str, object], table: Table | str) -> None:
-    if as_json:
-        click.echo(json.dumps(payload, indent=2, default=str))
-    else:
-        _console.print(table)
+    return make_mechanism(name, parse_params(params))
 
 
 def _certificate_table(certificate: Certificate, title: str) -> Table:
@@ -103,14 +70,8 @@ def _short(output: object) -> str:
     return repr(output)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="dpcert")
-def cli() -> None:
-    """dpcert: decide whether a differential-privacy claim is true."""
-
-
-@cli.command("mechanisms")
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+@click.command("mechanisms")
+@json_option
 def mechanisms_command(as_json: bool) -> None:
     """List the registered mechanisms and their parameters."""
     payload = {"mechanisms": [
@@ -123,18 +84,13 @@ def mechanisms_command(as_json: bool) -> None:
     for e in CATALOG.values():
         params = ", ".join(p.name if p.default is None else f"{p.name}={p.default}" for p in e.parameters)
         table.add_row(e.name, escape(params), escape(e.summary + (" [negative control]" if e.negative_control else "")))
-    _emit(as_json, payload, table)
+    emit(as_json, payload, table)
 
 
-_param_option = click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
-                             help="a mechanism parameter (repeat for each); exact values: 1, 0.5, 3/2, log(3)")
-_json_option = click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-
-
-@cli.command("epsilon")
+@click.command("epsilon")
 @click.argument("mechanism")
-@_param_option
-@_json_option
+@param_option
+@json_option
 def epsilon_command(mechanism: str, params: tuple[str, ...], as_json: bool) -> None:
     """Print the tightest eps of MECHANISM (exact form and a decimal rounded up)."""
     mech = _mechanism(mechanism, params)
@@ -146,19 +102,19 @@ def epsilon_command(mechanism: str, params: tuple[str, ...], as_json: bool) -> N
         from proofs.symbolic import check_symbolic
 
         certificate = check_symbolic(mech, PureDP(1))
-    _emit(as_json, certificate.as_json(), _epsilon_table(certificate))
+    emit(as_json, certificate.as_json(), _epsilon_table(certificate))
     sys.exit(Verdict.UNKNOWN.exit_code if certificate.verdict is Verdict.UNKNOWN else 0)
 
 
-@cli.command("verify")
+@click.command("verify")
 @click.argument("mechanism")
-@_param_option
+@param_option
 @click.option("--eps", required=True, help="claimed eps (exact)")
 @click.option("--delta", default=None, help="claimed delta in [0, 1) for (eps, delta)-DP")
 @click.option("--symbolic", is_flag=True, help="decide with the symbolic checker (closed form, any size)")
 @click.option("--metric", type=click.Choice(["abs"]), default=None,
               help="metric DP with d(x, x') = |x - x'| instead of the mechanism's neighbours")
-@_json_option
+@json_option
 def verify_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str | None, symbolic: bool,
                    metric: str | None, as_json: bool) -> None:
     """Decide whether MECHANISM satisfies the claimed guarantee."""
@@ -170,13 +126,13 @@ def verify_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str
     relation = Metric(lambda a, b: abs(a - b), "d(x, x') = |x - x'|") if metric else None
     guarantee = MetricDP(eps) if metric else (ApproxDP(eps, delta) if delta is not None else PureDP(eps))
     certificate = check(mech, guarantee, symbolic=symbolic, relation=relation)
-    _emit(as_json, certificate.as_json(), _certificate_table(certificate, f"verify {mech.name}"))
+    emit(as_json, certificate.as_json(), _certificate_table(certificate, f"verify {mech.name}"))
     sys.exit(certificate.verdict.exit_code)
 
 
-@cli.command("claims")
+@click.command("claims")
 @click.option("--source", default=None, help="only claims whose source mentions this (e.g. a seed file name)")
-@_json_option
+@json_option
 def claims_command(source: str | None, as_json: bool) -> None:
     """Check every registered claim and print the report.
 
@@ -189,8 +145,7 @@ def claims_command(source: str | None, as_json: bool) -> None:
     if not selected:
         raise InvalidParameterError(f"--source matches no registered claim. Got {source!r}")
     results = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=_errors, transient=True, disable=not _errors.is_terminal) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("checking claims", total=len(selected))
         for claim in selected:
             progress.update(task, description=f"checking {claim.id}")
@@ -210,27 +165,11 @@ def claims_command(source: str | None, as_json: bool) -> None:
         mark = "" if o.verdict is c.expected else f" (UNEXPECTED: registry expects {c.expected.value})"
         table.add_row(c.id, f"[{colour}]{o.verdict.value}[/{colour}]{mark}", o.method, escape(c.source))
     if as_json:
-        _emit(True, payload, table)
+        emit(True, payload, table)
     else:
-        _console.print(table)
+        console.print(table)
         for c, o in results:
-            _console.print(f"[bold]{escape(c.id)}[/bold]: {escape(c.statement)}\n    {escape(o.evidence)}")
+            console.print(f"[bold]{escape(c.id)}[/bold]: {escape(c.statement)}\n    {escape(o.evidence)}")
     sys.exit(1 if mismatches else 0)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point: run the command line, turning bad input into one line on stderr and exit code 2."""
-    try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="dpcert", standalone_mode=False)
-        sys.exit(0)
-    except InvalidParameterError as error:
-        click.echo(f"dpcert: error: {error}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
-    except click.exceptions.Abort:
-        click.echo("dpcert: aborted", err=True)
-        sys.exit(EXIT_BAD_INPUT)
-    except click.UsageError as error:
-        click.echo(f"dpcert: error: {error.format_message()}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
-    except click.exceptions.Exit as stop:
-        sys.exit(stop.exit_code)

@@ -1,0 +1,218 @@
+"""Calibration: the largest local eps0 whose shuffled eps is at most a target, never overshooting.
+
+For a target eps, n users and delta, :func:`calibrate_eps0` bisects over eps0 with one shuffle bound
+(:data:`accountant.shuffle.SHUFFLE_METHODS`). An eps0 is accepted only when the bound is valid there and
+its *certified upper* eps (the outward-rounded float of a closed form, or the certified upper end of a
+numerical interval) is <= the target, so the returned eps0 never overshoots: the shuffled mechanism with
+that eps0 is (target, delta)-DP by the chosen theorem. The bounds increase with eps0, so the bisection
+bracket [eps0, eps0_next) contains the largest feasible eps0.
+
+:func:`imola_recipe_alpha0` is the paper's asymptotic recipe for the per-item alpha0 (Imola, Roy
+Chowdhury, Chaudhuri, eqs. (6) local and (7) central); :func:`imola_recipe_check` evaluates it with
+Theorem 4.4's exact closed form and reports when it overshoots the target (e.g. m = 100, n = 10^6,
+alpha = 10, delta = 10^-6: eq. (7) gives alpha0 = 4.88 and Theorem 4.4 then gives alpha = 12.2 > 10).
+:func:`calibrate_imola_alpha0` solves Theorem 4.4 exactly instead.
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy
+
+from accountant.bound_result import BoundResult
+from accountant.shuffle import SHUFFLE_METHODS, shuffle_bound
+from accountant.shuffle_closed_forms import imola_theorem_4_4, imola_theorem_4_4_alpha
+from accountant.shuffle_common import SOURCES, invalid, require_open_unit, validate_shuffle_inputs
+from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive
+
+__all__ = [
+    "CALIBRATION_METHODS",
+    "CALIBRATION_PARAMETERS",
+    "calibrate_eps0",
+    "calibration_family",
+    "imola_recipe_alpha0",
+    "imola_recipe_check",
+    "calibrate_imola_alpha0",
+]
+
+CALIBRATION_METHODS = tuple(m for m in SHUFFLE_METHODS if m != "no-amplification")
+"""Methods :func:`calibrate_eps0` accepts (no-amplification calibrates trivially to eps0 = eps)."""
+
+CALIBRATION_PARAMETERS: tuple[tuple[str, str, object], ...] = (
+    ("eps", "target eps of the shuffled mechanism, > 0", None),
+    ("n", "number of users, an integer >= 2", None),
+    ("delta", "target delta, in (0, 1)", None),
+    ("method", "one shuffle bound (" + ", ".join(CALIBRATION_METHODS) + "); default: all", None),
+    ("k", "k-ary randomized response (2: binary); omit for any eps0-LDP randomizer", None),
+    ("relative_tolerance", "bisection stops when the bracket is this narrow relative to eps0", "1e-6"),
+)
+"""(name, help, default) of every :func:`calibration_family` argument, for a command line."""
+
+
+def _accepts(method: str, eps0: sympy.Expr, n: int, delta: sympy.Expr, target: sympy.Expr, k: int | None,
+             assume: bool) -> tuple[bool, BoundResult]:
+    result = shuffle_bound(method, eps0, n, delta, k=k, assume_stronger_clones=assume)
+    if not result.valid or result.upper_value is None:
+        return False, result
+    return exact_sign(sympy.sympify(result.upper_value) - target) <= 0, result
+
+
+def _rational(x: float) -> sympy.Rational:
+    return sympy.Rational(x)
+
+
+def calibrate_eps0(eps: object, n: object, delta: object, *, method: str, k: object = None,
+                   assume_stronger_clones: bool = False, relative_tolerance: object = "1e-6") -> BoundResult:
+    """The largest eps0 (to ``relative_tolerance``) whose ``method`` bound at (eps0, n, delta) is <= eps.
+
+    One-sided: the returned eps0 is one at which the bound is valid and its certified upper eps is <= the
+    target (checked exactly); the true largest eps0 lies in the bracket stated in the note. Returns a
+    :class:`BoundResult` with units ``"eps0"`` (``valid=False`` when no eps0 in (0, 64] qualifies).
+    """
+    target = require_positive("eps", eps)
+    x = validate_shuffle_inputs(target, n, delta, k)
+    if method not in CALIBRATION_METHODS:
+        raise InvalidParameterError(f"method must be one of {', '.join(CALIBRATION_METHODS)}. Got {method!r}")
+    tol = float(require_positive("relative_tolerance", relative_tolerance))
+    source = SOURCES[method]
+
+    def ok(e0: float) -> tuple[bool, BoundResult]:
+        return _accepts(method, _rational(e0), x.n, x.delta, target, x.k, assume_stronger_clones)
+
+    # a feasible starting point: halve from the target (every valid bound is <= eps0 or close to it)
+    lo = float(target.evalf(20))
+    found, achieved = ok(lo)
+    halvings = 0
+    while not found:
+        lo /= 2
+        halvings += 1
+        if halvings > 60 or (not achieved.valid and not any(word in achieved.note for word in ("eps0", "alpha0"))):
+            # invalid for a reason eps0 cannot fix (n too large for exact, the erratum's class, ...)
+            return invalid(method, f"no eps0 in [{lo:.3g}, {target}] makes the {method} bound valid and <= {target}"
+                           f" (last: {achieved.note or 'bound above the target'})", source=source)
+        found, achieved = ok(lo)
+    # an infeasible point above: double (bounded, since eps0 > 64 is never useful)
+    hi = lo * 2
+    while hi <= 64:
+        good, result = ok(hi)
+        if not good:
+            break
+        lo, achieved = hi, result
+        hi *= 2
+    if hi > 64:
+        hi = math.inf
+    while math.isfinite(hi) and hi - lo > tol * lo:
+        mid = (lo + hi) / 2
+        good, result = ok(mid)
+        if good:
+            lo, achieved = mid, result
+        else:
+            hi = mid
+    value = _rational(lo)
+    note = (f"certified {method} eps at this eps0: <= {achieved.upper:.10g} <= target {target}; the largest "
+            f"feasible eps0 is in [{lo!r}, {hi!r})")
+    return BoundResult(method, source, value, "eps0", True, note)
+
+
+def calibration_family(eps: object, n: object, delta: object, *, method: str | None = None, k: object = None,
+                       relative_tolerance: object = "1e-6") -> list[BoundResult]:
+    """:func:`calibrate_eps0` for every method (or one), in the order of :data:`CALIBRATION_METHODS`."""
+    names = CALIBRATION_METHODS if method is None else (method,)
+    return [calibrate_eps0(eps, n, delta, method=name, k=k, relative_tolerance=relative_tolerance) for name in names]
+
+
+# ---------------------------------------------------------------------------------------------
+# Imola et al.: the alpha0 recipe (eqs. 6/7) against an exact solve of Theorem 4.4
+# ---------------------------------------------------------------------------------------------
+
+def _imola_inputs(alpha: object, m: object, delta: object, n: object):
+    alpha = require_positive("alpha", alpha)
+    m = require_int("m", m, minimum=1)
+    delta = require_open_unit("delta", delta)
+    n = None if n is None else require_int("n", n, minimum=1)
+    return alpha, m, delta, n
+
+
+def imola_recipe_alpha0(alpha: object, m: object, delta: object, *, n: object = None) -> sympy.Expr:
+    """alpha0 from Imola, Roy Chowdhury, Chaudhuri, eq. (6) (local, n None) or eq. (7) (central, n users).
+
+    With L' = ln(4 m e^alpha / delta) and x = alpha (local) or alpha sqrt(n) (central):
+    alpha0 = x / (32 sqrt(m L')) if x <= 32 sqrt(m L'), and 2 ln(x / (16 sqrt(m L'))) if
+    32 sqrt(m L') < x < m (local) or < m sqrt(n) (central).
+
+    Raises:
+        InvalidParameterError: the target is outside both cases of the recipe.
+    """
+    alpha, m, delta, n = _imola_inputs(alpha, m, delta, n)
+    root = sympy.sqrt(m * sympy.log(4 * m * sympy.exp(alpha) / delta))
+    x = alpha if n is None else alpha * sympy.sqrt(n)
+    cap = m if n is None else m * sympy.sqrt(n)
+    if exact_sign(x - 32 * root) <= 0:
+        return x / (32 * root)
+    if exact_sign(cap - x) > 0:
+        return 2 * sympy.log(x / (16 * root))
+    raise InvalidParameterError(f"alpha must be < {'m' if n is None else 'm'} for the recipe of eq. "
+                                f"({'6' if n is None else '7'}). Got alpha = {alpha}")
+
+
+def imola_recipe_check(alpha: object, m: object, delta: object, *, n: object = None) -> BoundResult:
+    """The alpha that Theorem 4.4 actually gives at the recipe's alpha0 (with delta_in = delta e^-alpha).
+
+    ``valid`` is False (with the reason) when the recipe overshoots the target alpha or when Theorem 4.3's
+    condition fails at that alpha0.
+    """
+    target, m, delta, n = _imola_inputs(alpha, m, delta, n)
+    alpha0 = imola_recipe_alpha0(target, m, delta, n=n)
+    theorem = imola_theorem_4_4(alpha0, m, delta * sympy.exp(-target), n=n)
+    name = "imola-eq6" if n is None else "imola-eq7"
+    achieved = theorem.alpha
+    if exact_sign(achieved - target) > 0:
+        return BoundResult(name, SOURCES["imola-thm4.4"], achieved, "eps", False,
+                           f"recipe alpha0 = {float(alpha0):.6g} gives alpha = {float(achieved):.6g} > target "
+                           f"{target}: the recipe overshoots")
+    if not theorem.valid:
+        return BoundResult(name, SOURCES["imola-thm4.4"], achieved, "eps", False,
+                           f"recipe alpha0 = {float(alpha0):.6g}: {theorem.note}")
+    return BoundResult(name, SOURCES["imola-thm4.4"], achieved, "eps", True,
+                       f"recipe alpha0 = {float(alpha0):.6g} gives alpha = {float(achieved):.6g} <= {target}")
+
+
+def calibrate_imola_alpha0(alpha: object, m: object, delta: object, *, n: object = None,
+                           relative_tolerance: float = 1e-9) -> BoundResult:
+    """The largest alpha0 with Theorem 4.4's alpha <= target and delta_out <= delta, checked exactly.
+
+    Uses delta_in = delta e^-alpha (then delta_out = delta_in e^{h(M; m, m)} <= delta since
+    h(M; m, m) <= alpha) and requires Theorem 4.3's condition alpha0 < ln(M / (16 ln(4m/delta_in))).
+    alpha(alpha0) increases with alpha0, so bisection finds the largest one; the returned value is a
+    rational at which both conditions were confirmed exactly.
+    """
+    target, m, delta, n = _imola_inputs(alpha, m, delta, n)
+    delta_in = delta * sympy.exp(-target)
+    M = sympy.Integer(m if n is None else m * n)
+    mm = sympy.Integer(m)
+    limit = sympy.log(M / (16 * sympy.log(4 * mm / delta_in)))
+    name = "imola-thm4.4"
+    if exact_sign(limit) <= 0:
+        return invalid(name, f"Theorem 4.3's condition alpha0 < ln(M/(16 ln(4m/delta_in))) = {float(limit):.6g} "
+                             "leaves no alpha0 > 0")
+
+    def ok(a0: float) -> bool:
+        a = _rational(a0)
+        return (exact_sign(limit - a) > 0
+                and exact_sign(imola_theorem_4_4_alpha(a, mm, delta_in, M) - target) <= 0)
+
+    lo, hi = 0.0, float(limit.evalf(20))
+    while hi - lo > relative_tolerance * max(lo, 1e-300):
+        mid = (lo + hi) / 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    if lo == 0.0:
+        return invalid(name, "no alpha0 > 0 meets the target")
+    value = _rational(lo)
+    achieved = imola_theorem_4_4(value, m, delta_in, n=n)
+    return BoundResult(name, SOURCES["imola-thm4.4"], value, "alpha0", True,
+                       f"alpha(alpha0) = {float(achieved.alpha):.8g} <= {target}, delta_out = "
+                       f"{float(achieved.delta_out):.4g} <= {delta} (delta_in = delta e^-alpha); {achieved.note}")

@@ -1,0 +1,92 @@
+"""The bound families of ``dpcert bound NAME`` and ``dpcert calibrate NAME``, with their parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from accountant.bound_result import BoundResult
+from accountant.families import FAMILIES as _PAPER_FAMILIES
+from accountant.families import REQUIRED, ParameterSpec
+from accountant.maxsense_threshold import maxsense_user_threshold
+from mechanisms.parameters import InvalidParameterError
+
+__all__ = ["BoundFamily", "BOUND_FAMILIES", "CALIBRATIONS"]
+
+
+@dataclass(frozen=True)
+class BoundFamily:
+    """A named family of bounds: a function returning BoundResults, and the parameters it takes.
+
+    ``keywords`` maps a command-line parameter name to the function's keyword where they differ
+    (``target_eps`` for the calibration's ``eps``).
+    """
+
+    name: str
+    summary: str
+    function: Callable[..., list[BoundResult]]
+    parameters: tuple[ParameterSpec, ...]
+    keywords: Mapping[str, str] = field(default_factory=dict)
+
+    def evaluate(self, raw: Mapping[str, object]) -> list[BoundResult]:
+        """Check the parameter names, fill defaults, and evaluate every bound of the family."""
+        known = {p.name for p in self.parameters}
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise InvalidParameterError(f"bound {self.name} has no parameter {unknown[0]!r}; "
+                                        f"its parameters are {', '.join(p.name for p in self.parameters)}")
+        missing = [p.name for p in self.parameters if p.required and p.name not in raw]
+        if missing:
+            spec = next(p for p in self.parameters if p.name == missing[0])
+            raise InvalidParameterError(f"bound {self.name} needs --param {spec.name}=VALUE ({spec.help})")
+        return self.function(**{self.keywords.get(k, k): v for k, v in raw.items()})
+
+
+def _specs(rows: tuple[tuple[str, str, object], ...], required: tuple[str, ...]) -> tuple[ParameterSpec, ...]:
+    return tuple(ParameterSpec(name, help, REQUIRED if name in required else default) for name, help, default in rows)
+
+
+def _maxsense_users(N: object, w: object, eps: object, delta_min: object, theta: object = 1,
+                    d: object = 1) -> list[BoundResult]:
+    return [maxsense_user_threshold(N, w, eps, theta=theta, delta_min=delta_min, d=d, paper_constant=paper)
+            for paper in (False, True)]
+
+
+def _shuffle_families() -> dict[str, BoundFamily]:
+    from accountant.calibration import CALIBRATION_PARAMETERS, calibration_family
+    from accountant.composition import COMPOSITION_PARAMETERS, composition_family
+    from accountant.shuffle import SHUFFLE_PARAMETERS, shuffle_family
+
+    calibration_rows = tuple(("target_eps", *row[1:]) if row[0] == "eps" else row for row in CALIBRATION_PARAMETERS)
+    return {
+        "shuffle": BoundFamily("shuffle", "privacy amplification by shuffling n eps0-LDP reports", shuffle_family,
+                               _specs(SHUFFLE_PARAMETERS, ("eps0", "n", "delta"))),
+        "composition": BoundFamily("composition", "composition of k (eps, delta0)-DP mechanisms", composition_family,
+                                   _specs(COMPOSITION_PARAMETERS, ("eps", "k", "delta"))),
+        "calibrate-shuffle": BoundFamily("shuffle", "largest eps0 whose shuffled eps is at most target_eps",
+                                         calibration_family, _specs(calibration_rows, ("target_eps", "n", "delta")),
+                                         {"target_eps": "eps"}),
+    }
+
+
+_PAPER = {
+    name: BoundFamily(name, {"ldp-mutual-information": "per-user mutual information under eps-LDP (nats)",
+                             "fano": "users below which any eps-LDP learner is unreliable"}[name], function, specs)
+    for name, (function, specs) in _PAPER_FAMILIES.items()
+}
+_MAXSENSE = BoundFamily(
+    "maxsense-users", "users sufficient for MaxSense to recover every item cluster (Theorem 15)", _maxsense_users,
+    (ParameterSpec("N", "number of items (integer >= 2)", REQUIRED),
+     ParameterSpec("w", "ratings per user (1 <= w <= N)", REQUIRED),
+     ParameterSpec("eps", "local-DP parameter (> 0)", REQUIRED),
+     ParameterSpec("delta_min", "cluster separation of Theorem 15 (> 0), e.g. exp(-1/2)", REQUIRED),
+     ParameterSpec("theta", "sensing constant in (0, w)", 1),
+     ParameterSpec("d", "failure probability N^-d (d > 0)", 1)))
+
+_SHUFFLE = _shuffle_families()
+BOUND_FAMILIES: dict[str, BoundFamily] = {**_PAPER, "maxsense-users": _MAXSENSE,
+                                          "shuffle": _SHUFFLE["shuffle"], "composition": _SHUFFLE["composition"]}
+"""``dpcert bound NAME``."""
+
+CALIBRATIONS: dict[str, BoundFamily] = {"shuffle": _SHUFFLE["calibrate-shuffle"]}
+"""``dpcert calibrate NAME``."""

@@ -1,0 +1,66 @@
+"""Validation of the parameters the information and Fano bounds share: eps, N and w, units, probabilities.
+
+Each helper returns the exact value or raises :class:`~mechanisms.parameters.InvalidParameterError`
+naming the parameter and its allowed range. Integers go through
+:func:`mechanisms.parameters.require_int`, which accepts integer-valued input such as ``"1e12"``.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from accountant.exact_intervals import rigorous_interval
+from mechanisms.exact_arithmetic import UndecidedSignError, exact_sign
+from mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
+
+__all__: list[str] = []
+
+
+def _eps(value: object, name: str = "eps") -> sympy.Expr:
+    return require_positive(name, value)
+
+
+def _items(N: object, w: object, *, w_max: str = "N") -> tuple[int, int]:
+    """N >= 2 and 1 <= w <= N (or <= N/2 with ``w_max="N/2"``)."""
+    n = require_int("N", N, minimum=2)
+    return n, require_int("w", w, minimum=1, maximum=n // 2 if w_max == "N/2" else n)
+
+
+def _units(units: str) -> str:
+    if units not in ("nats", "bits"):
+        raise InvalidParameterError(f"units must be 'nats' or 'bits'. Got {units!r}")
+    return units
+
+
+def _sign(name: str, expr: sympy.Expr) -> int:
+    """The exact sign of a closed-form real: from a rigorous interval when it excludes 0, else exact_sign."""
+    expr = sympy.sympify(expr)
+    if expr.is_Rational:
+        return (expr.p > 0) - (expr.p < 0)
+    try:
+        lower, upper = rigorous_interval(expr)
+        if lower > 0:
+            return 1
+        if upper < 0:
+            return -1
+    except (ArithmeticError, ValueError, TypeError, sympy.core.evalf.PrecisionExhausted):
+        pass
+    try:
+        return exact_sign(expr)
+    except UndecidedSignError as error:
+        raise InvalidParameterError(f"{name}: could not decide the sign of {expr}") from error
+
+
+def _nonnegative(name: str, value: object) -> sympy.Expr:
+    expr = to_exact(name, value)
+    if _sign(name, expr) < 0:
+        raise InvalidParameterError(f"{name} must be >= 0. Got {expr}")
+    return expr
+
+
+def _probability_open(name: str, value: object) -> sympy.Expr:
+    """An exact number in the open interval (0, 1)."""
+    expr = to_exact(name, value)
+    if _sign(name, expr) <= 0 or _sign(name, expr - 1) >= 0:
+        raise InvalidParameterError(f"{name} must be in (0, 1). Got {expr}")
+    return expr

@@ -1,0 +1,221 @@
+"""Privacy amplification by shuffling: every bound in use, rigorously evaluated, and the exact truth.
+
+n users each apply an eps0-LDP local randomizer (or an alpha0 d_X-metric-DP one, for Imola et al.);
+their reports are shuffled. For a target delta in (0, 1), each bound gives an eps such that the shuffled
+output is (eps, delta)-DP for datasets differing in one user (``l0`` users/items for Imola et al.).
+
+Result names (:data:`SHUFFLE_METHODS`):
+
+=====================  ============================================================================
+``efmrtt19``           Erlingsson et al. (SODA 2019): 12 eps0 sqrt(ln(1/delta)/n)
+``fmt21-closed``       Feldman, McMillan, Talwar (FOCS 2021), Theorem 3.1
+``fmt21-numeric``      FMT 2021 clone reduction (Theorem 3.2), every c of C ~ Bin(n-1, e^-eps0)
+``fmt23-closed``       FMT (SODA 2023) stronger clones, closed form (randomized response or opt-in)
+``fmt23-numeric``      FMT 2023 stronger clones, numerical (randomized response or opt-in)
+``blanket-hoeffding``  Balle, Bell, Gascon, Nissim (CRYPTO 2019), Hoeffding
+``blanket-bennett``    Balle, Bell, Gascon, Nissim (CRYPTO 2019), Bennett
+``imola-thm4.3``       Imola, Roy Chowdhury, Chaudhuri, Theorem 4.3 (metric DP, ||v||_0 changed items)
+``exact``              the exact eps of shuffled randomized response (small n)
+``no-amplification``   eps0: shuffling is post-processing
+=====================  ============================================================================
+
+Every numerical value is an interval [lower, upper] whose upper end is a certified valid eps (see
+:mod:`accountant.shuffle_numeric`, :mod:`accountant.shuffle_blanket`, :mod:`accountant.shuffle_exact`);
+closed forms are exact sympy expressions whose float is rounded up.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from accountant.bound_result import BoundResult
+from accountant.shuffle_blanket import blanket_bennett, blanket_delta, blanket_hoeffding
+from accountant.shuffle_closed_forms import (
+    ImolaTheorem44,
+    efmrtt19,
+    fmt21_closed,
+    fmt21_closed_expression,
+    fmt23_closed,
+    fmt23_closed_expression,
+    imola_alpha,
+    imola_theorem_4_3,
+    imola_theorem_4_3_at_delta,
+    imola_theorem_4_4,
+    imola_theorem_4_4_alpha,
+)
+from accountant.shuffle_common import SOURCES, interval_result, invalid, validate_shuffle_inputs
+from accountant.shuffle_exact import (
+    MAX_EXACT_KRR_CELLS,
+    MAX_EXACT_RR_N,
+    exact_shuffled_krr,
+    exact_shuffled_rr,
+    exact_shuffled_rr_delta,
+)
+from accountant.shuffle_numeric import (
+    CloneDelta,
+    clone_delta,
+    clone_epsilon,
+    fmt21_numeric,
+    fmt23_numeric,
+    stronger_clones_condition,
+)
+from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive
+
+__all__ = [
+    "SHUFFLE_METHODS",
+    "SHUFFLE_PARAMETERS",
+    "shuffle_family",
+    "shuffle_bound",
+    "efmrtt19",
+    "fmt21_closed",
+    "fmt21_closed_expression",
+    "fmt21_numeric",
+    "fmt23_closed",
+    "fmt23_closed_expression",
+    "fmt23_numeric",
+    "blanket_hoeffding",
+    "blanket_bennett",
+    "blanket_delta",
+    "clone_delta",
+    "clone_epsilon",
+    "CloneDelta",
+    "stronger_clones_condition",
+    "imola_alpha",
+    "imola_theorem_4_3",
+    "imola_theorem_4_3_at_delta",
+    "imola_theorem_4_4",
+    "imola_theorem_4_4_alpha",
+    "ImolaTheorem44",
+    "exact_shuffled_rr",
+    "exact_shuffled_rr_delta",
+    "exact_shuffled_krr",
+    "exact_truth",
+    "MAX_EXACT_RR_N",
+    "MAX_EXACT_KRR_N",
+]
+
+SHUFFLE_METHODS = ("efmrtt19", "fmt21-closed", "fmt21-numeric", "fmt23-closed", "fmt23-numeric",
+                   "blanket-hoeffding", "blanket-bennett", "imola-thm4.3", "exact", "no-amplification")
+"""Result names of :func:`shuffle_family`, in the order it returns them."""
+
+MAX_EXACT_KRR_N = 200
+"""Largest n for the k-RR (k >= 3) exact truth in the bound family."""
+
+SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
+    ("eps0", "local randomizers' eps0 > 0 (imola-thm4.3: the metric-DP alpha0 per unit distance)", None),
+    ("n", "number of users whose reports are shuffled, an integer >= 2", None),
+    ("delta", "target delta of the shuffled mechanism, in (0, 1)", None),
+    ("method", "one result name (" + ", ".join(SHUFFLE_METHODS) + "); default: all", None),
+    ("k", "the randomizer is k-ary randomized response (2: binary); omit for any eps0-LDP randomizer", None),
+    ("l0", "imola-thm4.3: number of changed items ||v||_0 (the other bounds need 1)", 1),
+    ("l1", "imola-thm4.3: total distance ||v||_1 <= l0 of the changed items (default l0)", None),
+    ("assume_stronger_clones", "opt in to FMT 2023 for a randomizer other than randomized response", False),
+)
+"""(name, help, default) of every :func:`shuffle_family` argument, for a command line."""
+
+
+def _exact_row(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None) -> BoundResult:
+    if k is None or k == 2:
+        if n > MAX_EXACT_RR_N:
+            return invalid("exact", f"n = {n} > {MAX_EXACT_RR_N}: too large for the exact computation")
+        result = exact_shuffled_rr(eps0, n, delta)
+        if k is None:
+            return BoundResult(result.name, result.source, result.value, result.units, True,
+                               result.note + "; binary randomized response is eps0-LDP, so this is a lower "
+                               "bound on the worst case over all eps0-LDP randomizers",
+                               result.lower_value, result.upper_value)
+        return result
+    return exact_truth(eps0, n, delta, k=k)
+
+
+def exact_truth(eps0: object, n: object, delta: object, *, k: object = None) -> BoundResult:
+    """The exact eps of shuffled randomized response: binary worst case, or k-RR on canonical datasets.
+
+    For k None or 2: :func:`exact_shuffled_rr` (worst case over the other users' bits). For k >= 3: the
+    maximum of :func:`exact_shuffled_krr` over three neighbouring pairs, each changing one user from 0 to
+    1: all others hold 2; all others hold 0; the others' values cycle through 0..k-1. That is exact for
+    those datasets and a lower bound on the worst case.
+    """
+    x = validate_shuffle_inputs(eps0, n, delta, k)
+    if x.k is None or x.k == 2:
+        return _exact_row(x.eps0, x.n, x.delta, x.k)
+    if x.n > MAX_EXACT_KRR_N or (x.n + 1) ** (x.k - 1) > MAX_EXACT_KRR_CELLS:
+        return invalid("exact", f"n = {x.n}, k = {x.k}: too large for the exact k-RR computation "
+                                f"(n <= {MAX_EXACT_KRR_N} and (n+1)^(k-1) <= {MAX_EXACT_KRR_CELLS})")
+    others = {"all others hold 2": [2] * (x.n - 1), "all others hold 0": [0] * (x.n - 1),
+              "others cycle 0..k-1": [i % x.k for i in range(x.n - 1)]}
+    best: tuple[str, BoundResult] | None = None
+    upper = sympy.Integer(0)
+    for label, rest in others.items():
+        result = exact_shuffled_krr(x.eps0, x.k, rest + [0], rest + [1], x.delta)
+        upper = max(upper, result.upper_value)
+        if best is None or result.lower_value > best[1].lower_value:
+            best = (label, result)
+    assert best is not None
+    note = (f"{x.k}-ary randomized response, one user 0 -> 1; maximum over {len(others)} datasets (worst: "
+            f"{best[0]}); exact for those datasets, a lower bound on the worst case")
+    return interval_result("exact", best[1].lower_value, upper, note, source=SOURCES["exact"])
+
+
+def shuffle_bound(method: str, eps0: object, n: object, delta: object, *, k: object = None, l0: object = 1,
+                  l1: object = None, assume_stronger_clones: bool = False) -> BoundResult:
+    """One named shuffle bound (see :data:`SHUFFLE_METHODS`)."""
+    if method not in SHUFFLE_METHODS:
+        raise InvalidParameterError(f"method must be one of {', '.join(SHUFFLE_METHODS)}. Got {method!r}")
+    return shuffle_family(eps0, n, delta, method=method, k=k, l0=l0, l1=l1,
+                          assume_stronger_clones=assume_stronger_clones)[0]
+
+
+def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None = None, k: object = None,
+                   l0: object = 1, l1: object = None, assume_stronger_clones: bool = False) -> list[BoundResult]:
+    """Every shuffle-amplification bound at (eps0, n, delta), in the order of :data:`SHUFFLE_METHODS`.
+
+    Args:
+        eps0: the local randomizers' eps0 > 0 (for ``imola-thm4.3`` the metric-DP alpha0).
+        n: number of users, >= 2.
+        delta: target delta in (0, 1).
+        method: one result name, or None for all.
+        k: the randomizer is k-ary randomized response (2 = binary); None for any eps0-LDP randomizer.
+        l0, l1: ``imola-thm4.3`` with ||v||_0 = l0 changed items at total distance ||v||_1 = l1 (default
+            l0). With l0 > 1 the other bounds (one changed user) are reported invalid.
+        assume_stronger_clones: use FMT 2023 for a randomizer other than randomized response (recorded).
+
+    Returns:
+        One :class:`BoundResult` per method. A broken validity condition gives ``valid=False`` with the
+        reason in ``note``; bad arguments raise :class:`InvalidParameterError` naming the parameter.
+    """
+    x = validate_shuffle_inputs(eps0, n, delta, k)
+    if method is not None and method not in SHUFFLE_METHODS:
+        raise InvalidParameterError(f"method must be one of {', '.join(SHUFFLE_METHODS)}. Got {method!r}")
+    l0 = require_int("l0", l0, minimum=1, maximum=x.n)
+    l1 = sympy.Integer(l0) if l1 is None else require_positive("l1", l1)
+    if exact_sign(l1 - l0) > 0:
+        raise InvalidParameterError(f"l1 must be <= l0 = {l0} (each changed distance is <= 1). Got {l1}")
+    one_user = l0 == 1 and l1 == 1
+    eps0, n, delta, k = x.eps0, x.n, x.delta, x.k
+
+    def needs_one_user(name: str, compute) -> BoundResult:
+        if not one_user:
+            return invalid(name, f"bounds one changed user at distance 1 (l0 = l1 = 1); got l0 = {l0}, l1 = {l1}: "
+                                 "use imola-thm4.3")
+        return compute()
+
+    builders = {
+        "efmrtt19": lambda: needs_one_user("efmrtt19", lambda: efmrtt19(eps0, n, delta)),
+        "fmt21-closed": lambda: needs_one_user("fmt21-closed", lambda: fmt21_closed(eps0, n, delta)),
+        "fmt21-numeric": lambda: needs_one_user("fmt21-numeric", lambda: fmt21_numeric(eps0, n, delta)),
+        "fmt23-closed": lambda: needs_one_user("fmt23-closed", lambda: fmt23_closed(
+            eps0, n, delta, k=k, assume_stronger_clones=assume_stronger_clones)),
+        "fmt23-numeric": lambda: needs_one_user("fmt23-numeric", lambda: fmt23_numeric(
+            eps0, n, delta, k=k, assume_stronger_clones=assume_stronger_clones)),
+        "blanket-hoeffding": lambda: needs_one_user("blanket-hoeffding", lambda: blanket_hoeffding(eps0, n, delta, k=k)),
+        "blanket-bennett": lambda: needs_one_user("blanket-bennett", lambda: blanket_bennett(eps0, n, delta, k=k)),
+        "imola-thm4.3": lambda: imola_theorem_4_3_at_delta(eps0, n, delta, l0=l0, l1=l1),
+        "exact": lambda: needs_one_user("exact", lambda: _exact_row(eps0, n, delta, k)),
+        "no-amplification": lambda: BoundResult(
+            "no-amplification", SOURCES["no-amplification"], eps0 * l1, "eps", True,
+            "composition over the changed items: eps0 ||v||_1 with delta = 0" if not one_user
+            else "eps0 with delta = 0"),
+    }
+    names = SHUFFLE_METHODS if method is None else (method,)
+    return [builders[name]() for name in names]

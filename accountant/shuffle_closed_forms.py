@@ -1,0 +1,298 @@
+"""Closed-form amplification-by-shuffling bounds, as exact sympy expressions.
+
+Each function validates its inputs, decides its theorem's validity condition exactly (sympy signs, never
+floats), and returns a :class:`~accountant.bound_result.BoundResult` whose value is the exact expression
+(its ``upper`` float is rounded up). A broken condition gives ``valid=False`` and the reason in ``note``.
+
+Notation: s = e^eps0; n users; the shuffled output is (eps, delta)-DP for neighbouring datasets that
+differ in one user's input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+
+from accountant.bound_result import BoundResult
+from accountant.shuffle_common import (
+    SOURCES,
+    invalid,
+    randomizer_label,
+    require_open_unit,
+    validate_shuffle_inputs,
+)
+from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive
+
+__all__ = [
+    "efmrtt19",
+    "fmt21_closed",
+    "fmt21_closed_expression",
+    "fmt23_closed",
+    "fmt23_closed_expression",
+    "imola_alpha",
+    "imola_theorem_4_3",
+    "imola_theorem_4_3_at_delta",
+    "ImolaTheorem44",
+    "imola_theorem_4_4",
+    "imola_theorem_4_4_alpha",
+]
+
+
+def _holds(expr: sympy.Expr) -> bool:
+    """Whether the closed-form real ``expr`` is >= 0, decided exactly."""
+    return exact_sign(sympy.sympify(expr)) >= 0
+
+
+def _strict(expr: sympy.Expr) -> bool:
+    return exact_sign(sympy.sympify(expr)) > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Erlingsson et al. 2019
+# ---------------------------------------------------------------------------------------------
+
+def efmrtt19(eps0: object, n: object, delta: object) -> BoundResult:
+    """Erlingsson, Feldman, Mironov, Raghunathan, Talwar, Thakurta (SODA 2019): eps = 12 eps0 sqrt(ln(1/delta)/n).
+
+    Validity: eps0 <= 1/2, n >= 1000 and delta <= 1/100 (the regime the constant 12 is proved for).
+    Why it holds: a changed report hides among ~n reports whose randomness is shared across the two
+    datasets; the privacy loss concentrates at eps0 / sqrt(n) scale.
+
+    References:
+        Erlingsson, Feldman, Mironov, Raghunathan, Talwar, Thakurta, "Amplification by shuffling: from
+        local to central differential privacy via anonymity" (SODA 2019); the constant and conditions as
+        listed in PEERS.md (the theorem number was not verified against the paper's text).
+    """
+    x = validate_shuffle_inputs(eps0, n, delta)
+    reasons = []
+    if exact_sign(x.eps0 - sympy.Rational(1, 2)) > 0:
+        reasons.append(f"eps0 = {x.eps0} > 1/2")
+    if x.n < 1000:
+        reasons.append(f"n = {x.n} < 1000")
+    if exact_sign(x.delta - sympy.Rational(1, 100)) > 0:
+        reasons.append(f"delta = {x.delta} > 1/100")
+    if reasons:
+        return invalid("efmrtt19", "needs eps0 <= 1/2, n >= 1000, delta <= 1/100: " + ", ".join(reasons))
+    value = 12 * x.eps0 * sympy.sqrt(sympy.log(1 / x.delta) / x.n)
+    return BoundResult("efmrtt19", SOURCES["efmrtt19"], value, "eps", True,
+                       "eps = 12 eps0 sqrt(ln(1/delta)/n)")
+
+
+# ---------------------------------------------------------------------------------------------
+# Feldman, McMillan, Talwar 2021 / 2023
+# ---------------------------------------------------------------------------------------------
+
+def fmt21_closed_expression(eps0: sympy.Expr, n: sympy.Expr, delta: sympy.Expr) -> sympy.Expr:
+    """ln(1 + (e^eps0 - 1)/(e^eps0 + 1) (8 sqrt(e^eps0 ln(4/delta)/n) + 8 e^eps0/n)) (works on symbols)."""
+    s = sympy.exp(eps0)
+    return sympy.log(1 + (s - 1) / (s + 1) * (8 * sympy.sqrt(s * sympy.log(4 / delta) / n) + 8 * s / n))
+
+
+def fmt21_closed(eps0: object, n: object, delta: object) -> BoundResult:
+    """Feldman, McMillan, Talwar (FOCS 2021), Theorem 3.1.
+
+    eps = ln(1 + (e^eps0 - 1)/(e^eps0 + 1) * (8 sqrt(e^eps0 ln(4/delta) / n) + 8 e^eps0 / n)),
+    valid for every eps0-LDP randomizer when eps0 <= ln(n / (16 ln(2/delta))) (as printed; a maintainer
+    discussion on the authors' repository suggests ln(4/delta), which the note reports when it matters).
+
+    Why it holds: each other user is, with probability e^-eps0, a "clone" of the changed user's two
+    possible reports (Lemma 3.3), and the clone counts concentrate (Lemma A.1).
+
+    References:
+        Feldman, McMillan, Talwar, "Hiding Among the Clones" (FOCS 2021; arXiv:2012.12803), Theorem 3.1.
+    """
+    x = validate_shuffle_inputs(eps0, n, delta)
+    limit = sympy.log(sympy.Integer(x.n) / (16 * sympy.log(2 / x.delta)))
+    if not _holds(limit - x.eps0):
+        return invalid("fmt21-closed", f"needs eps0 <= ln(n/(16 ln(2/delta))) = {float(limit):.6g}; "
+                                       f"got eps0 = {x.eps0}")
+    note = "eps0 <= ln(n/(16 ln(2/delta))) holds"
+    if not _holds(sympy.log(sympy.Integer(x.n) / (16 * sympy.log(4 / x.delta))) - x.eps0):
+        note += "; the stricter eps0 <= ln(n/(16 ln(4/delta))) (suggested correction) does not"
+    return BoundResult("fmt21-closed", SOURCES["fmt21-closed"], fmt21_closed_expression(x.eps0, x.n, x.delta),
+                       "eps", True, note)
+
+
+def fmt23_closed_expression(eps0: sympy.Expr, n: sympy.Expr, delta: sympy.Expr) -> sympy.Expr:
+    """ln(1 + (e^eps0 - 1)/(e^eps0 + 1) (sqrt(32 ln(4/delta)/(r(n-1))) + 4/(r(n-1)))), r = 1/(e^eps0 + 1)."""
+    s = sympy.exp(eps0)
+    r = 1 / (s + 1)
+    return sympy.log(1 + (s - 1) / (s + 1) * (sympy.sqrt(32 * sympy.log(4 / delta) / (r * (n - 1)))
+                                               + 4 / (r * (n - 1))))
+
+
+def fmt23_closed(eps0: object, n: object, delta: object, *, k: object = None,
+                 assume_stronger_clones: bool = False) -> BoundResult:
+    """Feldman, McMillan, Talwar (SODA 2023; arXiv:2208.04591 with its erratum), closed form.
+
+    eps = ln(1 + (e^eps0 - 1)/(e^eps0 + 1) * (sqrt(32 ln(4/delta) / (r (n-1))) + 4 / (r (n-1)))) with
+    r = 1/(e^eps0 + 1), valid when n > 8 ln(4/delta) / r and the randomizer is in the erratum's class
+    (binary or k-ary randomized response: pass ``k``; any other randomizer only with the explicit
+    ``assume_stronger_clones=True``, which the note records).
+
+    Why it holds: each other user is a clone with probability 2/(e^eps0 + 1) (stronger clones), and the
+    clone counts concentrate as in FMT 2021, Lemma A.1.
+
+    References:
+        Feldman, McMillan, Talwar (SODA 2023; arXiv:2208.04591 and its erratum, which limits Theorems 3.1
+        and 3.2 to a class of randomizers); the closed form is FMT 2021's Lemma A.1 with p = 2/(e^eps0 + 1).
+    """
+    from accountant.shuffle_numeric import stronger_clones_allowed
+
+    x = validate_shuffle_inputs(eps0, n, delta, k)
+    reason = stronger_clones_allowed(x.k, assume_stronger_clones)
+    if reason:
+        return invalid("fmt23-closed", reason)
+    s = sympy.exp(x.eps0)
+    limit = 8 * sympy.log(4 / x.delta) * (s + 1)
+    if not _strict(x.n - limit):
+        return invalid("fmt23-closed", f"needs n > 8 ln(4/delta)(e^eps0 + 1) = {float(limit):.6g}; got n = {x.n}")
+    note = f"randomizer: {randomizer_label(x.k)}"
+    if x.k is None:
+        note += " (assume_stronger_clones=True: the caller asserts the randomizer is in the erratum's class)"
+    return BoundResult("fmt23-closed", SOURCES["fmt23-closed"], fmt23_closed_expression(x.eps0, x.n, x.delta),
+                       "eps", True, note)
+
+
+# ---------------------------------------------------------------------------------------------
+# Imola, Roy Chowdhury, Chaudhuri: metric-DP randomizers, several changed items
+# ---------------------------------------------------------------------------------------------
+
+def imola_alpha(alpha0: sympy.Expr, m: sympy.Expr, delta: sympy.Expr, l0: sympy.Expr, l1: sympy.Expr) -> sympy.Expr:
+    """Theorem 4.3's alpha = ||v||_0 ln(1 + (e^z - 1)/(e^z + 1) K), z = alpha0 ||v||_1/||v||_0 (works on symbols).
+
+    K = 8 sqrt(e^alpha0 ln(4 ||v||_0 / delta)) / sqrt(m) + 8 e^alpha0 / m.
+    """
+    z = alpha0 * l1 / l0
+    K = 8 * sympy.sqrt(sympy.exp(alpha0) * sympy.log(4 * l0 / delta)) / sympy.sqrt(m) + 8 * sympy.exp(alpha0) / m
+    return l0 * sympy.log(1 + (sympy.exp(z) - 1) / (sympy.exp(z) + 1) * K)
+
+
+def _imola_inputs(alpha0: object, m: object, delta: object, l0: object, l1: object):
+    alpha0 = require_positive("alpha0", alpha0)
+    m = require_int("m", m, minimum=2)
+    delta = require_open_unit("delta", delta)
+    l0 = require_int("l0", l0, minimum=1, maximum=m)
+    l1 = sympy.Integer(l0) if l1 is None else require_positive("l1", l1)
+    if exact_sign(l1 - l0) > 0:
+        raise InvalidParameterError(f"l1 (= ||v||_1, the sum of changed distances, each <= 1) must be <= l0 = {l0}. "
+                                    f"Got {l1}")
+    return alpha0, m, delta, l0, l1
+
+
+def imola_theorem_4_3(alpha0: object, m: object, delta: object, *, l0: object = 1, l1: object = None) -> BoundResult:
+    """Imola, Roy Chowdhury, Chaudhuri, Theorem 4.3: shuffling alpha0 d_X-metric-DP reports.
+
+    Two input vectors of length m differ by v_i = d_X(x_i, x'_i) (d_X <= 1): ``l0`` = ||v||_0 changed
+    items with total distance ``l1`` = ||v||_1 (default l0: every changed item at distance 1, i.e. the
+    discrete metric). Then Pr[Shuffle(A(x)) in O] <= e^alpha Pr[Shuffle(A(x')) in O] + delta e^alpha with
+    alpha = l0 ln(1 + tanh(alpha0 l1 / (2 l0)) K), K = 8 sqrt(e^alpha0 ln(4 l0/delta)/m) + 8 e^alpha0/m,
+    valid when alpha0 < ln(m / (16 ln(4m/delta))).
+
+    The result's value is alpha; note the output delta is delta * e^alpha (see
+    :func:`imola_theorem_4_3_at_delta` for a given output delta). Composition always gives alpha0 * l1
+    with delta = 0 (shuffling is post-processing), and the note says when that is smaller.
+
+    References:
+        Imola, Roy Chowdhury, Chaudhuri (002_1def8c9789d6e1bd.txt), Theorem 4.3 and Lemma B.1
+        (specs/imola_metric_dp_user_level.md, section 3.2).
+    """
+    alpha0, m, delta, l0, l1 = _imola_inputs(alpha0, m, delta, l0, l1)
+    limit = sympy.log(sympy.Integer(m) / (16 * sympy.log(4 * m / delta)))
+    if not _strict(limit - alpha0):
+        return invalid("imola-thm4.3", f"needs alpha0 < ln(m/(16 ln(4m/delta))) = {float(limit):.6g}; "
+                                       f"got alpha0 = {alpha0}")
+    value = imola_alpha(alpha0, sympy.Integer(m), delta, sympy.Integer(l0), l1)
+    note = f"||v||_0 = {l0}, ||v||_1 = {l1}; output delta = delta e^alpha"
+    if exact_sign(alpha0 * l1 - value) < 0:
+        note += f"; composition alpha0 ||v||_1 = {alpha0 * l1} (delta 0) is smaller"
+    return BoundResult("imola-thm4.3", SOURCES["imola-thm4.3"], value, "eps", True, note)
+
+
+def imola_theorem_4_3_at_delta(alpha0: object, m: object, delta: object, *, l0: object = 1,
+                               l1: object = None) -> BoundResult:
+    """Theorem 4.3 with the output delta fixed: the internal delta_in is chosen with delta_in e^alpha <= delta.
+
+    delta_in is the largest float (bisection on log delta_in) for which delta_in e^alpha(delta_in) <= delta
+    is confirmed exactly; alpha(delta_in) is returned. The validity condition is checked at delta_in.
+    """
+    import math
+
+    alpha0, m, delta, l0, l1 = _imola_inputs(alpha0, m, delta, l0, l1)
+    log_delta = float(sympy.log(delta).evalf(30))
+    a0, z = float(alpha0.evalf(30)), float((alpha0 * l1 / l0).evalf(30))
+
+    def excess(log_din: float) -> float:
+        K = 8 * math.sqrt(math.exp(a0) * (math.log(4 * l0) - log_din) / m) + 8 * math.exp(a0) / m
+        return log_din + l0 * math.log1p(math.tanh(z / 2) * K) - log_delta
+
+    lo, hi = log_delta - 50.0, log_delta
+    if excess(lo) > 0:
+        return invalid("imola-thm4.3", "no internal delta with delta_in e^alpha <= delta was found")
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if excess(mid) <= 0:
+            lo = mid
+        else:
+            hi = mid
+    delta_in = sympy.Rational(math.exp(lo))
+    while True:
+        result = imola_theorem_4_3(alpha0, m, delta_in, l0=l0, l1=l1)
+        if not result.valid:
+            return invalid("imola-thm4.3", result.note + f" (at delta_in = {float(delta_in):.6g}, chosen so that "
+                                                         "delta_in e^alpha <= delta)")
+        if exact_sign(delta - delta_in * sympy.exp(result.value)) >= 0:
+            break
+        delta_in = delta_in * sympy.Rational(999, 1000)
+    note = (f"Theorem 4.3 with delta_in = {float(delta_in):.6g} so that the output delta_in e^alpha <= {delta} "
+            f"(checked exactly); " + result.note.split("; output delta")[0])
+    return BoundResult("imola-thm4.3", SOURCES["imola-thm4.3"], result.value, "eps", True, note)
+
+
+@dataclass(frozen=True)
+class ImolaTheorem44:
+    """Theorem 4.4 for PrivEMDItemWise: (alpha, delta_out)-d_EM-DP, and the condition it needs."""
+
+    alpha: sympy.Expr
+    delta_out: sympy.Expr
+    valid: bool
+    note: str
+
+
+def imola_theorem_4_4_alpha(alpha0: sympy.Expr, m: sympy.Expr, delta: sympy.Expr, shuffle_size: sympy.Expr) -> sympy.Expr:
+    """alpha = sup_w h(M; m, m w)/w = 4 m alpha0 (sqrt(e^alpha0 ln(4m/delta)/M) + e^alpha0/M) (works on symbols).
+
+    The supremum is the limit w -> 0+ because w -> h(M; m, m w) is concave with h(M; m, 0) = 0
+    (specs/imola_metric_dp_user_level.md, section 3.2).
+    """
+    return 4 * m * alpha0 * (sympy.sqrt(sympy.exp(alpha0) * sympy.log(4 * m / delta) / shuffle_size)
+                             + sympy.exp(alpha0) / shuffle_size)
+
+
+def imola_theorem_4_4(alpha0: object, m: object, delta: object, *, n: object = None) -> ImolaTheorem44:
+    """Imola, Roy Chowdhury, Chaudhuri, Theorem 4.4 (closed form of its supremum).
+
+    PrivEMDItemWise with an alpha0 d_X-DP item mechanism on datasets of m items is (alpha, delta_out)
+    bounded d_EM-DP: locally (``n`` None, shuffle size M = m) or centrally over n users (M = m n), with
+    alpha = 4 m alpha0 (sqrt(e^alpha0 ln(4m/delta)/M) + e^alpha0/M) and delta_out = delta e^{h(M; m, m)},
+    h(M; m, m) = m ln(1 + tanh(alpha0/2)(8 sqrt(e^alpha0 ln(4m/delta)/M) + 8 e^alpha0/M)). The condition
+    alpha0 < ln(M/(16 ln(4m/delta))) of Theorem 4.3 is re-imposed (the paper omits it in Theorem 4.4).
+
+    References:
+        Imola, Roy Chowdhury, Chaudhuri (002_1def8c9789d6e1bd.txt), Theorem 4.4; the closed form of its
+        supremum is derived in specs/imola_metric_dp_user_level.md, section 3.2.
+    """
+    alpha0 = require_positive("alpha0", alpha0)
+    m = require_int("m", m, minimum=1)
+    delta = require_open_unit("delta", delta)
+    M = sympy.Integer(m) if n is None else sympy.Integer(m * require_int("n", n, minimum=1))
+    mm = sympy.Integer(m)
+    alpha = imola_theorem_4_4_alpha(alpha0, mm, delta, M)
+    h_full = imola_alpha(alpha0, M, delta, mm, mm)
+    limit = sympy.log(M / (16 * sympy.log(4 * mm / delta)))
+    valid = _strict(limit - alpha0)
+    note = ("" if valid else f"Theorem 4.3's condition alpha0 < ln(M/(16 ln(4m/delta))) = {float(limit):.6g} fails; ")
+    note += f"shuffle size M = {M} ({'local' if n is None else 'central'})"
+    return ImolaTheorem44(alpha, delta * sympy.exp(h_full), valid, note)
+

@@ -1,0 +1,345 @@
+"""The exact (eps, delta) of shuffled randomized response at small n: the truth every bound must exceed.
+
+Shuffling n reports from a finite alphabet releases exactly their histogram, so the shuffled output of
+binary or k-ary randomized response is a count vector whose law is a convolution of the users'
+categorical distributions. Its hockey-stick divergence is computed here directly (Dwork and Roth 2014,
+Definition 2.4), and eps(delta) = min{eps >= 0 : sum_y max(P(y) - e^eps Q(y), 0) <= delta} over
+both orders of the neighbouring pair.
+
+Binary randomized response (worst case over the other users' data): with j of the other n - 1 users
+holding 1, the count of reported ones is Z_j + Bern(p) against Z_j + Bern(q), where
+Z_j = Bin(j, p) + Bin(n - 1 - j, q), p = e^eps0 / (e^eps0 + 1) and q = 1 - p. Mirroring the count
+(k -> n - k) maps the pair for j to the reversed pair for n - 1 - j, so j <= (n - 1) / 2 with both orders
+covers every dataset.
+
+k-ary randomized response (given datasets): the count vector is built user by user on the
+(k - 1)-dimensional grid of counts (the last count is implied).
+
+**Rigour.** Probabilities are never rounded the wrong way: binomial pmfs are built from their ratio
+recurrences (only +, -, *, / and one outward step per operation) and normalised with bounded sums;
+convolutions of non-negative arrays carry Higham's gamma bound; every later operation steps outward
+(see :mod:`accountant.shuffle_intervals`). The result is an interval [lower, upper] that contains the
+exact eps: ``lower`` is ln((P(S) - delta) / Q(S)) for an explicit event S with P(S) rounded down and
+Q(S) up (any event gives a lower bound), and ``upper`` is a point at which the rounded-up hockey-stick
+divergence is <= delta.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import sympy
+
+from accountant.bound_result import BoundResult
+from accountant.shuffle_common import SOURCES, interval_result, require_open_unit, validate_shuffle_inputs
+from accountant.shuffle_intervals import (
+    TINY,
+    UNIT_ROUNDOFF,
+    array_down,
+    array_up,
+    down,
+    enclose,
+    exp_enclosure,
+    gamma,
+    log_enclosure,
+    sum_lower,
+    sum_upper,
+)
+from mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
+
+__all__ = [
+    "EpsilonEnclosure",
+    "hockey_stick_epsilon",
+    "binomial_pmf_enclosure",
+    "exact_shuffled_rr",
+    "exact_shuffled_rr_delta",
+    "exact_shuffled_krr",
+    "shuffled_krr_laws",
+    "MAX_EXACT_RR_N",
+    "MAX_EXACT_KRR_CELLS",
+]
+
+MAX_EXACT_RR_N = 2000
+"""Largest n for the worst-case exact truth of shuffled binary randomized response in the bound family."""
+
+MAX_EXACT_KRR_CELLS = 2_000_000
+"""Largest number of histogram cells, (n + 1)^(k - 1), for the k-RR exact computation."""
+
+Enclosure = tuple[np.ndarray, np.ndarray]
+
+
+@dataclass(frozen=True)
+class EpsilonEnclosure:
+    """The exact eps of a pair lies in [lower, upper]; ``event`` attains the lower end."""
+
+    lower: float
+    upper: float
+    event_size: int
+
+
+# ---------------------------------------------------------------------------------------------
+# Enclosures of pmfs
+# ---------------------------------------------------------------------------------------------
+
+def _cumulative_product(ratios_lo: np.ndarray, ratios_hi: np.ndarray) -> Enclosure:
+    """Enclosures of the running products of positive ratios (each product a non-increasing run).
+
+    A computed running product after k multiplications is within a factor (1 +- u)^k of the product of
+    its (float) factors; (1 +- 2(k+1)u) covers that and the final scaling. Values that may have lost
+    accuracy through underflow (< TINY) get the enclosure [0, 2 TINY]: the runs decrease, so every later
+    exact product is smaller still.
+    """
+    k = np.arange(1, ratios_lo.size + 1, dtype=float)
+    slack = 2.0 * (k + 1) * UNIT_ROUNDOFF
+    lo = array_down(np.cumprod(ratios_lo) * (1.0 - slack))
+    hi = array_up(np.cumprod(ratios_hi) * (1.0 + slack))
+    small = hi < TINY
+    lo[small | (lo < TINY)] = 0.0
+    hi[small] = 2 * TINY
+    return lo, hi
+
+
+def binomial_pmf_enclosure(m: int, ratio: tuple[float, float]) -> Enclosure:
+    """Enclosure of the Bin(m, p) pmf where ``ratio`` encloses p / (1 - p) (> 0).
+
+    w(a) = C(m, a) ratio^a relative to the mode, from w(a) / w(a - 1) = (m - a + 1) / a * ratio, then
+    divided by the enclosure of sum_a w(a).
+    """
+    if m == 0:
+        return np.ones(1), np.ones(1)
+    r_lo, r_hi = ratio
+    mode = min(m, max(0, int(math.floor((m + 1) * r_lo / (1 + r_lo)))))
+    w_lo, w_hi = np.empty(m + 1), np.empty(m + 1)
+    w_lo[mode] = w_hi[mode] = 1.0
+    if mode < m:
+        i = np.arange(mode + 1, m + 1, dtype=float)
+        frac = (m - i + 1) / i
+        up_lo, up_hi = _cumulative_product(array_down(array_down(frac) * r_lo), array_up(array_up(frac) * r_hi))
+        w_lo[mode + 1:], w_hi[mode + 1:] = up_lo, up_hi
+    if mode > 0:
+        i = np.arange(mode, 0, -1, dtype=float)
+        frac = i / (m - i + 1)
+        dn_lo, dn_hi = _cumulative_product(array_down(array_down(frac) / r_hi), array_up(array_up(frac) / r_lo))
+        w_lo[mode - 1::-1], w_hi[mode - 1::-1] = dn_lo, dn_hi
+    total_lo, total_hi = sum_lower(w_lo), sum_upper(w_hi)
+    return np.maximum(array_down(w_lo / total_hi), 0.0), np.minimum(array_up(w_hi / total_lo), 1.0)
+
+
+def _convolve(a: Enclosure, b: Enclosure) -> Enclosure:
+    """Enclosure of the convolution of two non-negative arrays (numpy's direct method, any order)."""
+    terms = min(a[0].size, b[0].size)
+    lo = array_down(np.convolve(a[0], b[0]) * (1.0 - gamma(terms + 1)))
+    hi = array_up(np.convolve(a[1], b[1]) * (1.0 + gamma(terms + 1)) + terms * 1e-307)  # underflowed products
+    return np.maximum(lo, 0.0), np.minimum(hi, 1.0)
+
+
+def _mix(x: tuple[float, float], a: Enclosure, y: tuple[float, float], b: Enclosure) -> Enclosure:
+    """Enclosure of x * a + y * b for non-negative enclosures."""
+    lo = array_down(array_down(x[0] * a[0]) + array_down(y[0] * b[0]))
+    hi = array_up(array_up(x[1] * a[1]) + array_up(y[1] * b[1]))
+    return np.maximum(lo, 0.0), np.minimum(hi, 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# eps of a pair of enclosed distributions
+# ---------------------------------------------------------------------------------------------
+
+def _hockey_upper(P_hi: np.ndarray, Q_lo: np.ndarray, t_lo: float) -> float:
+    """Upper bound on sum_y max(P(y) - t Q(y), 0) for every P <= P_hi, Q >= Q_lo, t >= t_lo."""
+    terms = array_up(P_hi - array_down(t_lo * Q_lo))
+    return sum_upper(np.maximum(terms, 0.0))
+
+
+def hockey_stick_epsilon(P: Enclosure, Q: Enclosure, delta: tuple[float, float]) -> EpsilonEnclosure:
+    """Enclosure of eps(delta) = min{eps >= 0 : D_{e^eps}(P || Q) <= delta} for enclosed P and Q.
+
+    The float midpoint ranks outputs by likelihood ratio; the best prefix event S gives
+    ``lower`` = ln((P_lo(S) - delta_hi) / Q_hi(S)) rounded down (valid for any S), and ``upper`` is the
+    first point of eps_hat (1 + 10^-12 8^i) at which the rounded-up divergence is <= delta_lo.
+    """
+    P_lo, P_hi = P
+    Q_lo, Q_hi = Q
+    d_lo, d_hi = delta
+    P_mid, Q_mid = (P_lo + P_hi) / 2, (Q_lo + Q_hi) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(Q_mid > 0, P_mid / Q_mid, np.where(P_mid > 0, np.inf, 0.0))
+    order = np.argsort(-ratio, kind="stable")
+    cp, cq = np.cumsum(P_mid[order]), np.cumsum(Q_mid[order])
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        candidates = np.where(cp > d_hi, np.log((cp - d_hi) / cq), -np.inf)
+    best = int(np.argmax(candidates))
+    estimate = max(0.0, float(candidates[best])) if np.isfinite(candidates[best]) else (
+        math.inf if candidates[best] > 0 else 0.0)
+    if math.isinf(estimate):
+        raise InvalidParameterError("the pair has an output with P > delta mass where Q = 0: no finite eps")
+
+    lower = 0.0
+    event = order[:best + 1]
+    p_event, q_event = sum_lower(P_lo[event]), sum_upper(Q_hi[event])
+    if p_event > d_hi and q_event > 0:
+        x = down(down(p_event - d_hi) / q_event)
+        if x > 1.0:
+            lower = max(0.0, log_enclosure(x, x)[0])
+
+    if estimate == 0.0 and _hockey_upper(P_hi, Q_lo, 1.0) <= d_lo:
+        return EpsilonEnclosure(lower, 0.0, int(event.size))
+    margin = 1e-12 * estimate + 1e-15
+    for _ in range(80):
+        candidate = estimate + margin
+        if _hockey_upper(P_hi, Q_lo, exp_enclosure(candidate, candidate)[0]) <= d_lo:
+            return EpsilonEnclosure(lower, candidate, int(event.size))
+        margin *= 8
+    raise ArithmeticError("could not certify an upper end for eps (enclosures too wide)")
+
+
+def _worse(a: EpsilonEnclosure, b: EpsilonEnclosure) -> EpsilonEnclosure:
+    return EpsilonEnclosure(max(a.lower, b.lower), max(a.upper, b.upper),
+                            a.event_size if a.lower >= b.lower else b.event_size)
+
+
+# ---------------------------------------------------------------------------------------------
+# Binary randomized response: worst case over the other users' data
+# ---------------------------------------------------------------------------------------------
+
+def _rr_parameters(eps0: sympy.Expr) -> tuple[tuple[float, float], ...]:
+    s = sympy.exp(eps0)
+    return enclose(s), enclose(s / (s + 1)), enclose(1 / (s + 1))
+
+
+def _rr_pairs(eps0: sympy.Expr, n: int):
+    """Yield (j, P_j, Q_j): the laws of the shuffled count with j of the n - 1 others holding 1."""
+    ratio, p, q = _rr_parameters(eps0)
+    pmfs = [binomial_pmf_enclosure(m, ratio) for m in range(n)]  # Bin(m, p); Bin(m, q) is its reverse
+    for j in range((n - 1) // 2 + 1):
+        ones = pmfs[j]
+        zeros = pmfs[n - 1 - j]
+        Z = _convolve(ones, (zeros[0][::-1], zeros[1][::-1]))
+        shifted = (np.concatenate([[0.0], Z[0]]), np.concatenate([[0.0], Z[1]]))  # Z(k - 1)
+        same = (np.concatenate([Z[0], [0.0]]), np.concatenate([Z[1], [0.0]]))  # Z(k)
+        yield j, _mix(p, shifted, q, same), _mix(q, shifted, p, same)
+
+
+def exact_shuffled_rr(eps0: object, n: object, delta: object) -> BoundResult:
+    """Exact eps(delta) of n shuffled binary randomized-response reports, worst case over datasets.
+
+    Binary randomized response reports the bit with probability e^eps0 / (e^eps0 + 1). Neighbouring
+    datasets differ in one user's bit; the other n - 1 bits are arbitrary and the maximum is taken over
+    them. The value is an enclosure [lower, upper] of the exact eps (see the module docstring); every
+    upper bound on shuffled eps0-LDP randomizers must be >= ``lower``.
+
+    Args:
+        eps0: the randomizer's eps0 > 0.
+        n: users, 2 <= n (about 1 s at n = 1000 and 10 s at n = 2000).
+        delta: target delta in (0, 1).
+    """
+    inputs = validate_shuffle_inputs(eps0, n, delta)
+    d = enclose(inputs.delta)
+    worst: EpsilonEnclosure | None = None
+    worst_j = 0
+    for j, P, Q in _rr_pairs(inputs.eps0, inputs.n):
+        pair = _worse(hockey_stick_epsilon(P, Q, d), hockey_stick_epsilon(Q, P, d))
+        if worst is None or pair.lower > worst.lower:
+            worst_j = j
+        worst = pair if worst is None else _worse(worst, pair)
+    assert worst is not None
+    note = (f"binary randomized response, worst case over the other users' bits (attained with {worst_j} "
+            f"or {inputs.n - 1 - worst_j} of the {inputs.n - 1} others holding 1); exact eps in [lower, upper]")
+    return interval_result("exact", worst.lower, worst.upper, note, source=SOURCES["exact"])
+
+
+def exact_shuffled_rr_delta(eps: object, eps0: object, n: object) -> tuple[float, float]:
+    """Enclosure of the exact delta(eps) of n shuffled binary RR reports, worst case over datasets."""
+    eps = to_exact("eps", eps)
+    eps0 = require_positive("eps0", eps0)
+    n = require_int("n", n, minimum=2)
+    t_lo, t_hi = enclose(sympy.exp(eps))
+    lo = hi = 0.0
+    for _, P, Q in _rr_pairs(eps0, n):
+        for A, B in ((P, Q), (Q, P)):
+            hi = max(hi, _hockey_upper(A[1], B[0], t_lo))
+            lo = max(lo, sum_lower(np.maximum(array_down(A[0] - array_up(t_hi * B[1])), 0.0)))
+    return lo, min(hi, 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# k-ary randomized response on given datasets
+# ---------------------------------------------------------------------------------------------
+
+def _krr_row(eps0: sympy.Expr, k: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    s = sympy.exp(eps0)
+    return enclose(s / (s + k - 1)), enclose(1 / (s + k - 1))
+
+
+def _add_user(grid: Enclosure, value: int, k: int, keep: tuple[float, float], other: tuple[float, float]) -> Enclosure:
+    """The count grid after one more user with true ``value`` (the last category's count is implied)."""
+    lo_total, hi_total = np.zeros_like(grid[0]), np.zeros_like(grid[1])
+    for y in range(k):
+        weight = keep if y == value else other
+        if y == k - 1:
+            part_lo, part_hi = grid[0], grid[1]
+        else:
+            part_lo = np.zeros_like(grid[0])
+            part_hi = np.zeros_like(grid[1])
+            src = [slice(None)] * grid[0].ndim
+            dst = [slice(None)] * grid[0].ndim
+            src[y], dst[y] = slice(0, -1), slice(1, None)
+            part_lo[tuple(dst)] = grid[0][tuple(src)]
+            part_hi[tuple(dst)] = grid[1][tuple(src)]
+        lo_total = array_down(lo_total + array_down(weight[0] * part_lo))
+        hi_total = array_up(hi_total + array_up(weight[1] * part_hi))
+    return np.maximum(lo_total, 0.0), np.minimum(hi_total, 1.0)
+
+
+def _validate_datasets(k: int, dataset: Sequence[int], neighbour: Sequence[int]) -> tuple[list[int], list[int], int]:
+    data = [require_int(f"dataset[{i}]", v, minimum=0, maximum=k - 1) for i, v in enumerate(dataset)]
+    other = [require_int(f"neighbour[{i}]", v, minimum=0, maximum=k - 1) for i, v in enumerate(neighbour)]
+    if len(data) != len(other) or len(data) < 2:
+        raise InvalidParameterError(
+            f"dataset and neighbour must have the same length >= 2. Got {len(data)} and {len(other)}")
+    changed = [i for i, (a, b) in enumerate(zip(data, other)) if a != b]
+    if len(changed) != 1:
+        raise InvalidParameterError(
+            f"neighbour must differ from dataset in exactly one user. Got {len(changed)} differences")
+    cells = (len(data) + 1) ** (k - 1)
+    if cells > MAX_EXACT_KRR_CELLS:
+        raise InvalidParameterError(
+            f"n and k too large for the exact k-RR computation: (n + 1)^(k - 1) must be <= "
+            f"{MAX_EXACT_KRR_CELLS}. Got {cells}")
+    return data, other, changed[0]
+
+
+def shuffled_krr_laws(eps0: object, k: object, dataset: Sequence[int], neighbour: Sequence[int]) -> tuple[Enclosure, Enclosure]:
+    """Enclosures of the laws of the shuffled k-RR histogram on two datasets differing in one user."""
+    eps0 = require_positive("eps0", eps0)
+    k = require_int("k", k, minimum=2)
+    data, other, changed = _validate_datasets(k, dataset, neighbour)
+    keep, lie = _krr_row(eps0, k)
+    shape = (len(data) + 1,) * (k - 1)
+    grid = (np.zeros(shape), np.zeros(shape))
+    grid[0][(0,) * (k - 1)] = grid[1][(0,) * (k - 1)] = 1.0
+    for i, value in enumerate(data):
+        if i != changed:
+            grid = _add_user(grid, value, k, keep, lie)
+    P = _add_user(grid, data[changed], k, keep, lie)
+    Q = _add_user(grid, other[changed], k, keep, lie)
+    return (P[0].ravel(), P[1].ravel()), (Q[0].ravel(), Q[1].ravel())
+
+
+def exact_shuffled_krr(eps0: object, k: object, dataset: Sequence[int], neighbour: Sequence[int],
+                       delta: object) -> BoundResult:
+    """Exact eps(delta) of shuffled k-ary randomized response on two given neighbouring datasets.
+
+    k-RR reports the true value with probability e^eps0 / (e^eps0 + k - 1) and each other value with
+    probability 1 / (e^eps0 + k - 1). The shuffled output is the histogram of reports; both orders of the
+    pair are considered. Cost: (n + 1)^(k - 1) cells per user (k = 3, n = 200: well under a second).
+    """
+    delta = require_open_unit("delta", delta)
+    P, Q = shuffled_krr_laws(eps0, k, dataset, neighbour)
+    d = enclose(delta)
+    result = _worse(hockey_stick_epsilon(P, Q, d), hockey_stick_epsilon(Q, P, d))
+    note = (f"{k}-ary randomized response, n = {len(dataset)}, on the given datasets (both orders); "
+            "exact eps in [lower, upper]")
+    return interval_result("exact", result.lower, result.upper, note, source=SOURCES["exact"])

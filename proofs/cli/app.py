@@ -1,0 +1,51 @@
+"""The ``dpcert`` command line.
+
+Every subcommand prints a readable table, or one JSON object with ``--json``. Exit codes: 0 the claim
+holds or the command succeeded, 1 the claim is refuted, 2 bad input (one line, no traceback),
+3 undecided.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import click
+
+from mechanisms.parameters import InvalidParameterError
+from proofs.cli.bounds import bound_command, calibrate_command
+from proofs.cli.simulate import simulate_command
+from proofs.cli.verify import claims_command, epsilon_command, mechanisms_command, verify_command
+
+__all__ = ["EXIT_BAD_INPUT", "cli", "main"]
+
+EXIT_BAD_INPUT = 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="dpcert")
+def cli() -> None:
+    """dpcert: decide whether a differential-privacy claim is true."""
+
+
+for _command in (mechanisms_command, epsilon_command, verify_command, claims_command, bound_command,
+                 calibrate_command, simulate_command):
+    cli.add_command(_command)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point: run the command line, turning bad input into one line on stderr and exit code 2."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="dpcert", standalone_mode=False)
+        sys.exit(0)
+    except InvalidParameterError as error:
+        click.echo(f"dpcert: error: {error}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.exceptions.Abort:
+        click.echo("dpcert: aborted", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.UsageError as error:
+        click.echo(f"dpcert: error: {error.format_message()}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.exceptions.Exit as stop:
+        sys.exit(stop.exit_code)

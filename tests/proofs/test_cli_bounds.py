@@ -1,0 +1,84 @@
+"""``dpcert bound``, ``calibrate`` and ``simulate``: the JSON shape of issue 3, values cross-checked against
+the spec's reference table, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from proofs.cli import main
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as stop:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err
+
+
+def test_ldp_mutual_information_json_shape_and_reference_values(capsys):
+    code, out, _ = run(capsys, "bound", "ldp-mutual-information", "--param", "N=1e4", "--param", "w=20",
+                       "--param", "eps=1/2", "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["family"] == "ldp-mutual-information"
+    assert payload["inputs"] == {"N": "1e4", "w": "20", "eps": "1/2"}
+    results = {r["name"]: r for r in payload["results"]}
+    assert {"lemma6", "theorem13", "theorem14"} <= set(results)
+    for r in payload["results"]:
+        assert set(r) >= {"name", "source", "value", "upper", "lower", "units", "valid", "note"}
+        assert r["units"] == "nats" and r["lower"] <= r["upper"]
+    # spec 000 section 4 table (eps = 0.5, N = 1e4, w = 20): thm13 exact 5.3878e-2, thm14 7.4668e-3
+    assert results["theorem13"]["upper"] == pytest.approx(5.3878e-2, abs=5e-7)
+    assert results["theorem14"]["upper"] == pytest.approx(7.4668e-3, abs=5e-8)
+    assert results["lemma6"]["value"] == "1/2"
+
+
+def test_theorem14_is_invalid_above_ln2_with_a_reason(capsys):
+    code, out, _ = run(capsys, "bound", "ldp-mutual-information", "--param", "N=100", "--param", "w=2",
+                       "--param", "eps=1", "--json")
+    theorem14 = next(r for r in json.loads(out)["results"] if r["name"] == "theorem14")
+    assert code == 0 and theorem14["valid"] is False and "ln 2" in theorem14["note"]
+
+
+def test_fano_thresholds_and_method_filter(capsys):
+    code, out, _ = run(capsys, "bound", "fano", "--param", "N=1e4", "--param", "eps=1/2", "--method", "theorem7",
+                       "--json")
+    results = json.loads(out)["results"]
+    assert code == 0 and [r["name"] for r in results] == ["theorem7"]
+    # spec section 4: U_unrel(Lemma 6) = (N/2 - 1)/(eps log2 e) = 6930 at N = 1e4, eps = 0.5
+    assert results[0]["lower"] == pytest.approx(6930.09, abs=0.01)
+
+
+@pytest.mark.parametrize("argv, named", [
+    (("bound", "nope"), "family"),
+    (("bound", "ldp-mutual-information", "--param", "N=10", "--param", "w=11", "--param", "eps=1"), "w"),
+    (("bound", "ldp-mutual-information", "--param", "N=10", "--param", "w=2", "--param", "eps=0"), "eps"),
+    (("bound", "ldp-mutual-information", "--param", "N=10", "--param", "w=2"), "eps"),
+    (("bound", "fano", "--param", "N=10", "--param", "eps=1", "--param", "zeta=1"), "zeta"),
+    (("bound", "fano", "--param", "N=10", "--param", "eps=1", "--method", "theorem99"), "--method"),
+    (("simulate", "maxsense", "--param", "N=10", "--param", "U=10", "--param", "w=11", "--param", "eps=1"), "w"),
+    (("simulate", "maxsense", "--param", "N=10", "--param", "U=10", "--param", "w=2"), "eps"),
+    (("simulate", "maxsense", "--param", "N=10", "--param", "U=10", "--param", "w=2", "--param", "eps=1",
+      "--param", "rule=literal"), "rule"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, named):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and named in err and "Traceback" not in err
+
+
+def test_simulate_maxsense_recovers_with_many_users(capsys):
+    # spec 000 section 6 sizing: N = 40, w = 2, eps = 2 recovers exactly in 100% of runs at U = 3.2e5.
+    code, out, _ = run(capsys, "simulate", "maxsense", "--param", "N=40", "--param", "U=320000", "--param", "w=2",
+                       "--param", "eps=2", "--seed", "1", "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["algorithm"] == "maxsense" and payload["users"] == 320000
+    assert payload["exact_recovery"] is True and payload["error_rate"] == 0
+
+
+def test_simulate_with_too_few_users_fails_to_recover(capsys):
+    # the power side of the test above: at U = 500 MaxSense cannot separate 40 items (spec section 6: 0% at 5e3)
+    code, out, _ = run(capsys, "simulate", "maxsense", "--param", "N=40", "--param", "U=500", "--param", "w=2",
+                       "--param", "eps=2", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["exact_recovery"] is False
