@@ -29,3 +29,29 @@ def test_quickstart_has_two_commands_and_ci_runs_the_test_one():
 def test_python_example_runs():
     block = re.findall(r"```python\n(.*?)```", README, flags=re.S)[0]
     exec(compile(block, "README.md", "exec"), {})
+
+
+def _cli_lines() -> list[str]:
+    section = README.split("## The command line", 1)[1].split("\n## ", 1)[0]
+    lines = []
+    for block in re.findall(r"```sh\n(.*?)```", section, flags=re.S):
+        for line in block.splitlines():
+            command = line.split("  #", 1)[0].strip()
+            if command.startswith("dpcert "):
+                lines.append(command)
+    return lines
+
+
+@pytest.mark.skipif(not README, reason="run from a source checkout")
+@pytest.mark.parametrize("line", _cli_lines() or ["(none)"])
+def test_every_documented_command_runs(line, capsys):
+    """Each ``dpcert`` line of the README's command-line section exits 0 (holds) or 1 (refuted, as shown)."""
+    import shlex
+
+    from proofs.cli import main
+
+    assert line.startswith("dpcert ")
+    with pytest.raises(SystemExit) as stop:
+        main(shlex.split(line)[1:])
+    _, err = capsys.readouterr()
+    assert stop.value.code in (0, 1), err
