@@ -14,6 +14,7 @@ import click
 
 from mechanisms.parameters import InvalidParameterError
 from proofs.cli.bounds import bound_command, calibrate_command
+from proofs.cli.plot import plot_command
 from proofs.cli.simulate import simulate_command
 from proofs.cli.verify import claims_command, epsilon_command, mechanisms_command, verify_command
 
@@ -29,7 +30,7 @@ def cli() -> None:
 
 
 for _command in (mechanisms_command, epsilon_command, verify_command, claims_command, bound_command,
-                 calibrate_command, simulate_command):
+                 calibrate_command, simulate_command, plot_command):
     cli.add_command(_command)
 
 
