@@ -44,9 +44,11 @@ def _cli_lines() -> list[str]:
 
 @pytest.mark.skipif(not README, reason="run from a source checkout")
 @pytest.mark.parametrize("line", _cli_lines() or ["(none)"])
-def test_every_documented_command_runs(line, capsys):
+def test_every_documented_command_runs(line, capsys, tmp_path, monkeypatch):
     """Each ``dpcert`` line of the README's command-line section exits 0 (holds) or 1 (refuted, as shown)."""
     import shlex
+
+    monkeypatch.chdir(tmp_path)  # commands that write files write them here
 
     from proofs.cli import main
 
