@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import click
 
 from mechanisms.parameters import InvalidParameterError
+from proofs.cli.audit import audit_command
 from proofs.cli.bounds import bound_command, calibrate_command
 from proofs.cli.plot import plot_command
 from proofs.cli.simulate import simulate_command
@@ -30,15 +31,15 @@ def cli() -> None:
 
 
 for _command in (mechanisms_command, epsilon_command, verify_command, claims_command, bound_command,
-                 calibrate_command, simulate_command, plot_command):
+                 calibrate_command, simulate_command, plot_command, audit_command):
     cli.add_command(_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: run the command line, turning bad input into one line on stderr and exit code 2."""
     try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="dpcert", standalone_mode=False)
-        sys.exit(0)
+        code = cli.main(args=list(argv) if argv is not None else None, prog_name="dpcert", standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)  # click returns a raised Exit's code
     except InvalidParameterError as error:
         click.echo(f"dpcert: error: {error}", err=True)
         sys.exit(EXIT_BAD_INPUT)

@@ -97,3 +97,14 @@ def test_claims_report_for_one_source(capsys):
     assert payload["claims"] and all("Proposition 4" in c["source"] for c in payload["claims"])
     for c in payload["claims"]:
         assert set(c) >= {"id", "source", "statement", "verdict", "method", "evidence"}
+
+
+def test_audit_through_the_entry_point_exits_1_on_a_violation(capsys):
+    # histogram-wrong-scale (noise scale eps) against claimed eps = 0.1: the audit's lower bound at
+    # confidence 0.95 is far above 0.1 (about 7 with 10^4 samples), so the entry point must exit 1.
+    code, out, _ = run(capsys, "audit", "histogram-wrong-scale", "--eps", "0.1", "--samples", "10000", "--seed", "1",
+                       "--json")
+    payload = json.loads(out)
+    assert code == 1 and payload["verdict"] == "violation" and payload["epsilon_lower_bound"] > 0.1
+    code, out, _ = run(capsys, "audit", "histogram", "--eps", "0.1", "--samples", "10000", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["verdict"] == "no-violation-found"

@@ -1,0 +1,16 @@
+"""The zoo: known-private and known-broken mechanisms that auditors are judged on.
+
+``ZOO`` maps each name to its class; every class has ``expected_verdict`` ("private" or "not-private"),
+the reason in its docstring, an ``eps`` parameter and ``neighbour_pairs()``.
+"""
+
+from mechanisms.zoo.histogram import Histogram, HistogramWrongScale
+from mechanisms.zoo.laplace import LaplaceExact, LaplaceFloat
+from mechanisms.zoo.noisy_max import NoisyMax, NoisyMaxValue
+from mechanisms.zoo.svt import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6
+
+__all__ = ["ZOO", "SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "NoisyMax", "NoisyMaxValue", "Histogram",
+           "HistogramWrongScale", "LaplaceFloat", "LaplaceExact"]
+
+ZOO = {cls.name: cls for cls in (SVT1, SVT2, SVT3, SVT4, SVT5, SVT6, NoisyMax, NoisyMaxValue, Histogram,
+                                 HistogramWrongScale, LaplaceFloat, LaplaceExact)}

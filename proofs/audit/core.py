@@ -1,0 +1,267 @@
+"""The statistical audit: an eps lower bound for a black-box sampler at a stated confidence.
+
+Method (StatDP / DP-Sniper style, with a valid error statement): half of the samples per input choose,
+for each ordered neighbouring pair (x, x'), the event E maximising the empirical bound; a fresh half
+confirms it. With alpha = 1 - confidence split by Bonferroni over the 2 probabilities of every pair,
+one-sided Clopper–Pearson bounds give p_lo <= P(E|x) and P(E|x') <= p'_hi simultaneously with
+probability >= confidence, so
+
+    eps_lower = max over pairs of log((p_lo - delta) / p'_hi)        (0 if not positive)
+
+is below the true eps of an (eps, delta)-DP mechanism with probability >= confidence. The verdict is
+"violation" only when eps_lower > the claimed eps; a statistical audit can refute a claim, never prove it.
+
+References: Ding et al., "Detecting violations of differential privacy" (CCS 2018, StatDP); Bichsel et
+al., "DP-Sniper" (S&P 2021), Section 5.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Hashable, Sequence
+from concurrent.futures import Executor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mechanisms.base import ContinuousMechanism, FiniteMechanism, Mechanism
+from mechanisms.neighbours import WithinDistance
+from mechanisms.parameters import InvalidParameterError, require_int, require_positive, require_unit_interval, to_exact
+from proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
+from proofs.audit.events import is_continuous, select_event, vector_bounds
+from proofs.audit.sampling import Sampler, draw_all
+
+__all__ = ["AuditResult", "AuditWitness", "audit"]
+
+_MAX_PAIRS = 1000
+
+
+@dataclass(frozen=True)
+class AuditWitness:
+    """The best pair and event: confirmation counts k of n under x and k' of n' under x', and their bounds."""
+
+    x: Hashable
+    x_prime: Hashable
+    event: str
+    k: int
+    n: int
+    k_prime: int
+    n_prime: int
+    p: float
+    p_prime: float
+    p_lower: float
+    p_prime_upper: float
+
+    def as_json(self) -> dict[str, object]:
+        return {k: _jsonable(v) for k, v in asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """The outcome of :func:`audit`.
+
+    ``epsilon_lower_bound`` holds (is below the true eps) with probability >= ``confidence``;
+    ``best_possible_lower_bound`` (finite mechanisms only) is what the best exact event would give at
+    the same sample size and correction, with expected counts in place of observed ones.
+    """
+
+    mechanism: str
+    claimed_eps: float
+    claimed_delta: float
+    epsilon_lower_bound: float
+    confidence: float
+    verdict: str
+    witness: AuditWitness | None
+    samples: int
+    seconds: float
+    seed: int
+    alpha_per_bound: float
+    pairs_tested: int
+    best_possible_lower_bound: float | None = None
+
+    def as_json(self) -> dict[str, object]:
+        data = {k: _jsonable(v) for k, v in asdict(self).items() if k != "witness"}
+        data["witness"] = None if self.witness is None else self.witness.as_json()
+        return data
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.as_json(), indent=2))
+
+    @classmethod
+    def load(cls, path: str | Path) -> AuditResult:
+        data = json.loads(Path(path).read_text())
+        w = data.pop("witness")
+        witness = None if w is None else AuditWitness(**{k: _tuples(v) for k, v in w.items()})
+        return cls(witness=witness, **data)
+
+    def recheck(self) -> bool:
+        """Recompute the Clopper–Pearson bounds and eps lower bound from the stored counts (no sampling)."""
+        if self.witness is None:
+            return self.epsilon_lower_bound == 0 and self.verdict == "no-violation-found"
+        w, a = self.witness, self.alpha_per_bound
+        lo, hi = cp_lower(w.k, w.n, a), cp_upper(w.k_prime, w.n_prime, a)
+        bound = eps_lower_bound(lo, hi, self.claimed_delta)
+        verdict = "violation" if bound > self.claimed_eps else "no-violation-found"
+        return (math.isclose(lo, w.p_lower, rel_tol=1e-9, abs_tol=1e-300)
+                and math.isclose(hi, w.p_prime_upper, rel_tol=1e-9)
+                and math.isclose(bound, self.epsilon_lower_bound, rel_tol=1e-9, abs_tol=1e-12)
+                and verdict == self.verdict)
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "item"):
+        return value.item()
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def _tuples(value: object) -> object:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _resolve_pairs(target: object, pairs: Sequence[tuple[Hashable, Hashable]] | None) -> list[tuple[Hashable, Hashable]]:
+    if pairs is None:
+        if hasattr(target, "neighbour_pairs"):
+            pairs = list(target.neighbour_pairs())
+        elif isinstance(target, FiniteMechanism):
+            pairs = list(target.neighbours.ordered_pairs(target.inputs()))
+            if len(pairs) > _MAX_PAIRS:
+                raise InvalidParameterError(f"{target.name} has {len(pairs)} neighbouring pairs (more than "
+                                            f"{_MAX_PAIRS}); pass pairs=[(x, x'), ...]")
+        elif isinstance(target, ContinuousMechanism) and isinstance(target.neighbours, WithinDistance):
+            pairs = [(0, target.neighbours.radius)]
+        else:
+            raise InvalidParameterError("pairs must be given for a sampler: a list of neighbouring (x, x') pairs")
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Sequence):
+        raise InvalidParameterError(f"pairs must be a list of (x, x') pairs. Got {pairs!r}")
+    if not pairs:
+        raise InvalidParameterError("pairs must list at least one neighbouring (x, x') pair. Got none")
+    checked = []
+    for pair in pairs:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+            raise InvalidParameterError(f"pairs must be (x, x') pairs. Got {pair!r} among them")
+        x, x2 = tuple(pair)
+        if x == x2:
+            raise InvalidParameterError(f"pairs must join two different inputs. Got ({x!r}, {x2!r})")
+        if isinstance(target, Mechanism) and not _are_neighbours(target, x, x2):
+            raise InvalidParameterError(f"pairs must be neighbours of {target.name}. Got ({x!r}, {x2!r})")
+        checked.append((x, x2))
+    ordered: list[tuple[Hashable, Hashable]] = []
+    for x, x2 in checked:  # the neighbour relation is symmetric: test both directions
+        for p in ((x, x2), (x2, x)):
+            if p not in ordered:
+                ordered.append(p)
+    return ordered
+
+
+def _are_neighbours(mech: Mechanism, x: Hashable, x2: Hashable) -> bool:
+    if hasattr(mech, "is_neighbour"):
+        return bool(mech.is_neighbour(x, x2))
+    if isinstance(mech, FiniteMechanism):
+        try:
+            return (x, x2) in set(mech.neighbours.ordered_pairs(mech.inputs()))
+        except TypeError:
+            return False
+    if isinstance(mech, ContinuousMechanism) and isinstance(mech.neighbours, WithinDistance):
+        gap = abs(to_exact("x", x) - to_exact("x'", x2))
+        return bool(gap <= mech.neighbours.radius)
+    return True
+
+
+def _best_possible(mech: FiniteMechanism, pairs, n: int, alpha: float, delta: float) -> float:
+    best = 0.0
+    outs = list(mech.outputs())
+    for x, x2 in pairs:
+        pa, pb = mech.pmf(x), mech.pmf(x2)
+        p = np.array([float(pa.get(y, 0)) for y in outs])
+        q = np.array([float(pb.get(y, 0)) for y in outs])
+        order = np.argsort(-(p + 1e-300) / (q + 1e-300), kind="stable")
+        scores = vector_bounds(n * np.cumsum(p[order]), n * np.cumsum(q[order]), n, n, alpha, delta)
+        best = max(best, float(scores.max()))
+    return best
+
+
+def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=None, samples: int,
+          confidence: float = 0.95, seed: int, executor: Executor | None = None, chunk: int = 250_000,
+          name: str | None = None) -> AuditResult:
+    """Audit a claimed (eps, delta)-DP guarantee of a sampler or mechanism; see the module docstring.
+
+    Args:
+        target: a :class:`Mechanism` (its ``sample`` is used) or any callable ``f(x, size, rng)`` returning
+            an array of shape (size,) or (size, k).
+        eps, delta: the claim (eps > 0, 0 <= delta < 1).
+        pairs: neighbouring (x, x') pairs; both directions are tested. Default: the mechanism's
+            ``neighbour_pairs()`` (zoo), its neighbour relation over ``inputs()`` (finite), or (0, sensitivity).
+        samples: samples per input (half select the events, half confirm them); >= 2.
+        confidence: probability in (0, 1) that the reported lower bound holds.
+        seed: root of the ``SeedSequence`` every chunk's Generator is spawned from.
+        executor: runs the chunks (e.g. ``ProcessPoolExecutor`` for a picklable sampler); default in-process.
+        chunk: largest number of samples drawn in one call.
+
+    Raises:
+        InvalidParameterError: bad arguments, or a sampler that raises or returns malformed output.
+    """
+    start = time.perf_counter()
+    if not callable(target) and not isinstance(target, Mechanism):
+        raise InvalidParameterError(f"target must be a Mechanism or a sampler f(x, size, rng). Got {target!r}")
+    eps_f = float(require_positive("eps", eps))
+    delta_f = float(require_unit_interval("delta", delta))
+    samples = require_int("samples", samples, minimum=2)
+    seed = require_int("seed", seed, minimum=0)
+    chunk = require_int("chunk", chunk, minimum=1)
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
+        raise InvalidParameterError(f"confidence must be in (0, 1). Got {confidence!r}")
+    ordered = _resolve_pairs(target, pairs)
+    sampler = target.sample if isinstance(target, Mechanism) else target
+    label = name or getattr(target, "name", None) or getattr(target, "__name__", "sampler")
+
+    inputs: list[Hashable] = []
+    for pair in ordered:
+        for x in pair:
+            if x not in inputs:
+                inputs.append(x)
+    index = {i: k for k, i in enumerate(inputs)} if all(_hashable(x) for x in inputs) else None
+    position = (lambda x: index[x]) if index is not None else (lambda x: inputs.index(x))
+    alpha = (1 - confidence) / (2 * len(ordered))
+    n_select = samples // 2
+    n_confirm = samples - n_select
+    select_seed, confirm_seed = np.random.SeedSequence(seed).spawn(2)
+
+    selection = draw_all(sampler, inputs, n_select, select_seed, chunk, executor)
+    continuous = is_continuous(np.concatenate(selection))
+    events = [select_event(selection[position(a)], selection[position(b)], continuous, n_confirm, alpha, delta_f)[0]
+              for a, b in ordered]
+    del selection
+    confirmation = draw_all(sampler, inputs, n_confirm, confirm_seed, chunk, executor)
+
+    best: tuple[float, AuditWitness] | None = None
+    for (a, b), event in zip(ordered, events):
+        k, k2 = event.count(confirmation[position(a)]), event.count(confirmation[position(b)])
+        lo, hi = cp_lower(k, n_confirm, alpha), cp_upper(k2, n_confirm, alpha)
+        bound = eps_lower_bound(lo, hi, delta_f)
+        if best is None or bound > best[0]:
+            best = (bound, AuditWitness(a, b, event.describe(), k, n_confirm, k2, n_confirm,
+                                        k / n_confirm, k2 / n_confirm, lo, hi))
+    assert best is not None
+    best_possible = None
+    if isinstance(target, FiniteMechanism):
+        best_possible = _best_possible(target, ordered, n_confirm, alpha, delta_f)
+    return AuditResult(mechanism=str(label), claimed_eps=eps_f, claimed_delta=delta_f,
+                       epsilon_lower_bound=best[0], confidence=float(confidence),
+                       verdict="violation" if best[0] > eps_f else "no-violation-found", witness=best[1],
+                       samples=samples * len(inputs), seconds=time.perf_counter() - start, seed=seed,
+                       alpha_per_bound=alpha, pairs_tested=len(ordered), best_possible_lower_bound=best_possible)
+
+
+def _hashable(x: object) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True

@@ -1,0 +1,74 @@
+"""Chunked, reproducible sampling: every chunk draws with its own Generator from a spawned SeedSequence.
+
+The chunks of one audit are the same whether they run in-process or on a
+``concurrent.futures.Executor``, so results depend only on the seed. A ``ProcessPoolExecutor`` works
+when the sampler pickles (a module-level function, or a mechanism dataclass such as the zoo's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import Executor
+
+import numpy as np
+
+from mechanisms.parameters import InvalidParameterError
+
+__all__ = ["Sampler", "draw_all"]
+
+Sampler = Callable[[Hashable, int, np.random.Generator], np.ndarray]
+
+
+def _draw_chunk(sampler: Sampler, x: Hashable, size: int, seed: np.random.SeedSequence) -> np.ndarray:
+    return sampler(x, size, np.random.default_rng(seed))
+
+
+def _check(x: Hashable, size: int, out: object) -> np.ndarray:
+    if not isinstance(out, np.ndarray):
+        try:
+            out = np.asarray(out)
+        except Exception as error:  # noqa: BLE001 - anything unconvertible is bad sampler output
+            raise InvalidParameterError(f"sampler must return a numpy array. Got {type(out).__name__}") from error
+    if out.ndim not in (1, 2) or out.shape[0] != size:
+        raise InvalidParameterError(
+            f"sampler must return an array of shape (size,) or (size, k); on input {x!r} with size={size} "
+            f"it returned shape {out.shape}")
+    if out.dtype.kind in "fc" and not np.all(np.isfinite(out)):
+        raise InvalidParameterError(f"sampler returned NaN or infinite outputs on input {x!r}")
+    if out.dtype.kind == "O" and out.ndim == 1:
+        for value in out[: min(size, 1000)]:
+            if isinstance(value, float) and value != value:
+                raise InvalidParameterError(f"sampler returned NaN outputs on input {x!r}")
+    return out
+
+
+def draw_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np.random.SeedSequence,
+             chunk: int, executor: Executor | None) -> list[np.ndarray]:
+    """``size`` outputs per input, drawn in chunks of at most ``chunk`` with spawned seeds."""
+    per_input = seed.spawn(len(inputs))
+    plan: list[tuple[int, int, np.random.SeedSequence]] = []
+    for i, s in enumerate(per_input):
+        sizes = [chunk] * (size // chunk) + ([size % chunk] if size % chunk else [])
+        plan.extend((i, n, child) for n, child in zip(sizes, s.spawn(len(sizes))))
+    pieces: list[list[np.ndarray]] = [[] for _ in inputs]
+    if executor is None:
+        results = []
+        for i, n, child in plan:
+            results.append(_guarded(lambda: _draw_chunk(sampler, inputs[i], n, child), inputs[i]))
+    else:
+        futures = [executor.submit(_draw_chunk, sampler, inputs[i], n, child) for i, n, child in plan]
+        results = [_guarded(f.result, inputs[i]) for f, (i, _, _) in zip(futures, plan)]
+    for (i, n, _), out in zip(plan, results):
+        pieces[i].append(_check(inputs[i], n, out))
+    arrays = [np.concatenate(p) if len(p) > 1 else p[0] for p in pieces]
+    shapes = {a.shape[1:] for a in arrays}
+    if len(shapes) > 1:
+        raise InvalidParameterError(f"sampler must return outputs of one shape on every input. Got {sorted(shapes)}")
+    return arrays
+
+
+def _guarded(call: Callable[[], object], x: Hashable) -> object:
+    try:
+        return call()
+    except Exception as error:  # noqa: BLE001 - any failure of user code is reported as bad input
+        raise InvalidParameterError(f"sampler raised {type(error).__name__} on input {x!r}: {error}") from error

@@ -1,0 +1,197 @@
+"""Tests of the statistical audit (proofs.audit).
+
+False-failure probabilities: every "no false violation" test runs the audit at confidence 1 - 1e-6, so
+each single audit of a truly private mechanism reports a violation with probability <= 1e-6 (the
+Clopper–Pearson/Bonferroni statement); with fixed seeds the outcome is in any case deterministic.
+Power tests use fixed seeds and margins checked to be wide (see the measured values in comments).
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from mechanisms.catalog import make_mechanism
+from mechanisms.parameters import InvalidParameterError
+from mechanisms.zoo import ZOO
+from proofs.audit import AuditResult, audit, cp_lower, cp_upper, eps_lower_bound
+
+STRICT = 1 - 1e-6
+
+
+def _rr(eps="1"):
+    return make_mechanism("randomized-response", {"eps": eps})
+
+
+def test_clopper_pearson_matches_reference_values():
+    # Reference: exact two-sided 95% CP interval for 5/10 is [0.187086, 0.812914] (Clopper & Pearson
+    # 1934 tables; also statsmodels proportion_confint(method="beta")); one-sided bounds at alpha=0.025.
+    assert cp_lower(5, 10, 0.025) == pytest.approx(0.187086, abs=1e-6)
+    assert cp_upper(5, 10, 0.025) == pytest.approx(0.812914, abs=1e-6)
+    assert cp_lower(0, 10, 0.05) == 0.0 and cp_upper(10, 10, 0.05) == 1.0
+    # rule of three: the upper 95% bound for 0/n is 1 - 0.05^(1/n)
+    assert cp_upper(0, 100, 0.05) == pytest.approx(1 - 0.05 ** (1 / 100), rel=1e-9)
+    assert cp_upper(0, 100, 0.05) >= 1 - 0.05 ** (1 / 100)  # rounded outward
+
+
+def test_eps_lower_bound_formula_and_rounding_down():
+    assert eps_lower_bound(0.5, 0.25, 0.0) <= math.log(2)
+    assert eps_lower_bound(0.5, 0.25, 0.0) == pytest.approx(math.log(2), rel=1e-12)
+    assert eps_lower_bound(0.5, 0.25, 0.25) == pytest.approx(0.0, abs=1e-12)  # (0.5 - 0.25) / 0.25 = 1
+    assert eps_lower_bound(0.2, 0.25, 0.0) == 0.0
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("make", [
+    lambda: _rr("1"),
+    lambda: ZOO["noisy-max"](eps=0.5),
+    lambda: ZOO["histogram"](eps=0.5),
+    lambda: ZOO["svt1"](eps=0.5),
+    lambda: ZOO["laplace-exact"](eps=0.5),
+], ids=["randomized-response", "noisy-max", "histogram", "svt1", "laplace-exact"])
+def test_no_false_violation_on_private_mechanisms(make):
+    # P(false violation) <= 1e-6 per audit (confidence 1 - 1e-6), 4 seeds: <= 4e-6 per mechanism.
+    mechanism = make()
+    eps = float(mechanism.eps) if hasattr(mechanism, "eps") else 1.0
+    for seed in range(4):
+        result = audit(mechanism, eps=eps, samples=40_000, seed=seed, confidence=STRICT)
+        assert result.verdict == "no-violation-found", result
+        assert result.epsilon_lower_bound <= eps
+
+
+@pytest.mark.statistical
+def test_power_on_tight_randomized_response():
+    # RR at eps = 1 is tight: the audit at eps = 0.5 must flag it, and its bound must reach 90% of the
+    # best bound any event could give at this sample size (measured: 0.957 vs best 0.949 for seed 0).
+    mechanism = _rr("1")
+    result = audit(mechanism, eps=1, samples=10**5, seed=0, confidence=STRICT)
+    assert result.best_possible_lower_bound is not None
+    assert 0.9 < result.best_possible_lower_bound < 1
+    assert result.epsilon_lower_bound >= 0.9 * result.best_possible_lower_bound
+    assert audit(mechanism, eps=0.5, samples=10**5, seed=0, confidence=STRICT).verdict == "violation"
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("name,samples", [
+    ("svt5", 20_000),                   # measured lower bound 1.6 at 10^4
+    ("svt6", 1_000_000),                # measured 0.116 at 10^6 (true eps unbounded in m)
+    ("noisy-max-value", 1_000_000),     # measured 0.167 (true 0.25 on 0^5 vs 1^5)
+    ("histogram-wrong-scale", 20_000),  # measured 5.6 (true 10)
+])
+def test_broken_zoo_mechanisms_are_caught_at_eps_0_1(name, samples):
+    mechanism = ZOO[name](eps=0.1)
+    result = audit(mechanism, eps=0.1, samples=samples, seed=3, confidence=STRICT)
+    assert result.verdict == "violation", result
+    assert result.epsilon_lower_bound > 0.1
+    assert result.recheck()
+
+
+def test_wrong_scale_laplace_from_catalogue_is_caught():
+    result = audit(make_mechanism("laplace-wrong-scale", {"eps": "1/2"}), eps="1/2", samples=20_000, seed=1,
+                   confidence=STRICT)
+    assert result.verdict == "violation" and result.epsilon_lower_bound > 0.5  # true eps = 4
+
+
+def test_reproducible_and_executor_independent(tmp_path):
+    mechanism = ZOO["noisy-max-value"](eps=0.5)
+    a = audit(mechanism, eps=0.5, samples=20_000, seed=7, chunk=3_000)
+    with ThreadPoolExecutor(2) as pool:
+        b = audit(mechanism, eps=0.5, samples=20_000, seed=7, chunk=3_000, executor=pool)
+    assert a.witness == b.witness and a.epsilon_lower_bound == b.epsilon_lower_bound
+    c = audit(mechanism, eps=0.5, samples=20_000, seed=8, chunk=3_000)
+    assert c.witness != a.witness
+
+
+def test_json_save_load_recheck(tmp_path):
+    result = audit(ZOO["histogram-wrong-scale"](eps=0.2), eps=0.2, samples=10_000, seed=2)
+    payload = result.as_json()
+    for key in ("mechanism", "claimed_eps", "epsilon_lower_bound", "confidence", "verdict", "witness",
+                "samples", "seconds"):
+        assert key in payload
+    path = tmp_path / "audit.json"
+    result.save(path)
+    loaded = AuditResult.load(path)
+    assert loaded == result
+    assert loaded.recheck()
+    forged = AuditResult.load(path)
+    object.__setattr__(forged, "epsilon_lower_bound", forged.epsilon_lower_bound + 1)
+    assert not forged.recheck()
+
+
+def test_plain_sampler_with_pairs():
+    def laplace(x, size, rng):
+        return x + rng.laplace(0, 1.0, size)
+
+    result = audit(laplace, eps=1, pairs=[(0.0, 1.0)], samples=20_000, seed=0, confidence=STRICT)
+    assert result.verdict == "no-violation-found" and result.mechanism == "laplace"
+    assert result.pairs_tested == 2  # both directions
+
+
+def _raises(x, size, rng):
+    raise RuntimeError("boom")
+
+
+def _bad_shape(x, size, rng):
+    return np.zeros(size + 1)
+
+
+def _nans(x, size, rng):
+    return np.full(size, np.nan)
+
+
+def _ok(x, size, rng):
+    return rng.random(size) < 0.5
+
+
+@pytest.mark.parametrize("target,kwargs,match", [
+    (_raises, dict(pairs=[(0, 1)]), "sampler raised RuntimeError"),
+    (_bad_shape, dict(pairs=[(0, 1)]), "shape"),
+    (_nans, dict(pairs=[(0, 1)]), "NaN"),
+    (_ok, dict(pairs=[(0, 1)], samples=1), "samples must be an integer in \\[2"),
+    (_ok, dict(pairs=[(0, 1)], confidence=1.0), "confidence must be in \\(0, 1\\)"),
+    (_ok, dict(pairs=[(0, 1)], confidence=0), "confidence"),
+    (_ok, dict(pairs=[(0, 1)], eps=0), "eps must be > 0"),
+    (_ok, dict(pairs=[(0, 1)], eps=-1), "eps must be > 0"),
+    (_ok, dict(pairs=[(0, 1)], delta=1), "delta must be in"),
+    (_ok, dict(pairs=[]), "at least one"),
+    (_ok, dict(), "pairs must be given"),
+    (_ok, dict(pairs=[(0, 0)]), "two different inputs"),
+    (_ok, dict(pairs=[(0, 1)], seed=-1), "seed"),
+    ("not callable", dict(pairs=[(0, 1)]), "target"),
+    (ZOO["histogram"](eps=1), dict(pairs=[((0, 0, 0, 0), (2, 0, 0, 0))]), "neighbours"),
+    (make_mechanism("k-rr", {"k": "3", "eps": "1"}), dict(pairs=[(0, 5)]), "neighbours"),
+    (make_mechanism("laplace", {"eps": "1"}), dict(pairs=[(0, 3)]), "neighbours"),
+])
+def test_bad_input(target, kwargs, match):
+    arguments = dict(eps=1, samples=100, seed=0) | kwargs
+    with pytest.raises(InvalidParameterError, match=match):
+        audit(target, **arguments)
+
+
+def _run_cli(*args):
+    import click
+
+    from proofs.cli.audit import audit_command
+
+    group = click.Group(commands={"audit": audit_command})
+    from click.testing import CliRunner
+
+    return CliRunner().invoke(group, list(args))
+
+
+def test_cli_audit_exit_codes_and_json():
+    import json
+
+    result = _run_cli("audit", "histogram-wrong-scale", "--eps", "0.1", "--samples", "20000", "--seed", "1", "--json")
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.output)["verdict"] == "violation"
+    result = _run_cli("audit", "randomized-response", "--eps", "1", "--samples", "20000", "--confidence", "0.999999")
+    assert result.exit_code == 0, result.output
+    assert "no-violation-found" in result.output
+    result = _run_cli("audit", "svt1", "--param", "m=6", "--eps", "1", "--samples", "2000")
+    assert result.exit_code == 0, result.output
+    result = _run_cli("audit", "nope", "--eps", "1", "--samples", "100")
+    assert isinstance(result.exception, InvalidParameterError)
