@@ -1,0 +1,59 @@
+"""Claims about the auditing literature's standard mechanisms (mechanisms/zoo), decided by the statistical audit.
+
+A statistical audit can refute a claim, never prove one: a mechanism whose audit finds no violation is
+reported UNKNOWN with the lower bound it reached. Every audit runs at confidence 1 - 1e-6 with a fixed
+seed, so the report is reproducible and a correct mechanism is flagged with probability <= 1e-6.
+
+References: Lyu, Su, Li, "Understanding the Sparse Vector Technique for Differential Privacy" (VLDB 2017),
+Algorithms 1-6; Ding, Wang, Wang, Zhang, Kifer, "Detecting Violations of Differential Privacy" (CCS 2018),
+Section 6 (noisy max returning the value, histogram with the wrong scale).
+"""
+
+from __future__ import annotations
+
+from proofs.certificate import Verdict
+from proofs.claim import Claim, computed_claim
+
+__all__ = ["CLAIMS"]
+
+_CONFIDENCE = 1 - 1e-6
+_LYU = "Lyu, Su, Li (VLDB 2017), Algorithm {}"
+_DING = "Ding et al. (CCS 2018), Section 6"
+
+
+def _audited(name: str, eps: str, samples: int):
+    """decide(): refuted with the audit's witness when the lower bound exceeds eps, else unknown."""
+
+    def decide() -> tuple[Verdict, str]:
+        from mechanisms.zoo import ZOO
+        from proofs.audit import audit
+
+        mechanism = ZOO[name](eps=eps)
+        result = audit(mechanism, eps=eps, samples=samples, confidence=_CONFIDENCE, seed=2017)
+        bound = f"eps lower bound {result.epsilon_lower_bound:.4g} at confidence 1 - 1e-6 ({result.samples} samples)"
+        if result.verdict == "violation":
+            w = result.witness
+            return Verdict.REFUTED, (f"witness x = {w.x}, x' = {w.x_prime}, event {w.event}: P(E|x) >= {w.p_lower:.4g}, "
+                                     f"P(E|x') <= {w.p_prime_upper:.4g}; {bound} > claimed {eps}")
+        return Verdict.UNKNOWN, f"no violation found: {bound} <= claimed {eps} (an audit cannot prove privacy)"
+
+    return decide
+
+
+def _claim(name: str, source: str, eps: str, samples: int, expected: Verdict, note: str) -> Claim:
+    return computed_claim(f"zoo-{name}", source, f"{name} at eps = {eps} is eps-DP ({note})", expected,
+                          _audited(name, eps, samples), method="statistical")
+
+
+_R, _U = Verdict.REFUTED, Verdict.UNKNOWN
+
+CLAIMS: tuple[Claim, ...] = (
+    _claim("svt1", _LYU.format(1), "1/10", 200_000, _U, "private"),
+    _claim("svt4", _LYU.format(4), "1", 400_000, _R, "only (1 + 6c) eps / 4-private: 7/4 at c = 1"),
+    _claim("svt5", _LYU.format(5), "1/10", 10_000, _R, "not private: no threshold noise"),
+    _claim("svt6", _LYU.format(6), "1/10", 1_000_000, _R, "not private: answers every query"),
+    _claim("noisy-max", _DING, "1/10", 200_000, _U, "private: returns the index"),
+    _claim("noisy-max-value", _DING, "1/10", 1_000_000, _R, "not private: returns the noisy value"),
+    _claim("histogram", _DING, "1/10", 100_000, _U, "private: Laplace scale 1/eps"),
+    _claim("histogram-wrong-scale", _DING, "1/10", 10_000, _R, "not private: Laplace scale eps"),
+)
