@@ -57,3 +57,19 @@ def test_every_documented_command_runs(line, capsys, tmp_path, monkeypatch):
         main(shlex.split(line)[1:])
     _, err = capsys.readouterr()
     assert stop.value.code in (0, 1), err
+
+
+pytest_plugins = ["pytester"]
+
+
+@pytest.mark.skipif(not README, reason="run from a source checkout")
+def test_ci_example_passes_and_catches_a_broken_variant(pytester, monkeypatch):
+    """The README's "Test your own mechanism in CI" file passes as written; with the noise scale cut to
+    1/4 of the right one (a 2-DP release claimed 1/2-DP) both of its tests fail (power check)."""
+    section = README.split("## Test your own mechanism in CI", 1)[1].split("\n## ", 1)[0]
+    example = re.findall(r"```python\n(.*?)```", section, flags=re.S)[0]
+    monkeypatch.setenv("CI", "1")
+    pytester.makepyfile(test_my_mechanism=example)
+    pytester.runpytest("-p", "no:cacheprovider", "-q").assert_outcomes(passed=2)
+    pytester.makepyfile(test_my_mechanism=example.replace("2.0", "0.5"))
+    pytester.runpytest("-p", "no:cacheprovider", "-q").assert_outcomes(failed=2)
