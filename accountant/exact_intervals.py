@@ -18,8 +18,9 @@ import sympy
 from mpmath.ctx_iv import MPIntervalContext
 
 from accountant.bound_result import BoundResult
+from mechanisms.exact_arithmetic import exact_sign
 
-__all__ = ["INTERVAL_BITS", "MAX_EXACT_DIGITS", "rigorous_interval"]
+__all__ = ["INTERVAL_BITS", "MAX_EXACT_DIGITS", "certified_sign", "rigorous_interval"]
 
 INTERVAL_BITS = 256
 """Working precision of the interval path. Results are outward-rounded; lgamma is widened further."""
@@ -189,3 +190,20 @@ def _iv_tree(expr: sympy.Expr) -> object:
         power = _iv_tree(expr.base) ** int(abs(expr.exp))
         return 1 / power if expr.exp < 0 else power
     return _iv_expr(expr)
+
+
+def certified_sign(expr: object) -> int:
+    """The exact sign of a closed-form real: from :func:`rigorous_interval` when it excludes 0, else
+    :func:`mechanisms.parameters.exact_sign` (which raises UndecidedSignError when it cannot decide)."""
+    expr = sympy.sympify(expr)
+    if expr.is_Rational:
+        return (expr.p > 0) - (expr.p < 0)
+    try:
+        lower, upper = rigorous_interval(expr)
+        if lower > 0:
+            return 1
+        if upper < 0:
+            return -1
+    except (ArithmeticError, ValueError, TypeError, sympy.core.evalf.PrecisionExhausted):
+        pass
+    return exact_sign(expr)

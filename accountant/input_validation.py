@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sympy
 
-from accountant.exact_intervals import rigorous_interval
-from mechanisms.exact_arithmetic import UndecidedSignError, exact_sign
+from accountant.exact_intervals import certified_sign
+from mechanisms.exact_arithmetic import UndecidedSignError
 from mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
 
 __all__: list[str] = []
@@ -33,20 +33,9 @@ def _units(units: str) -> str:
 
 
 def _sign(name: str, expr: sympy.Expr) -> int:
-    """The exact sign of a closed-form real: from a rigorous interval when it excludes 0, else exact_sign."""
-    expr = sympy.sympify(expr)
-    if expr.is_Rational:
-        return (expr.p > 0) - (expr.p < 0)
+    """:func:`certified_sign`, with an undecidable sign reported as bad input naming ``name``."""
     try:
-        lower, upper = rigorous_interval(expr)
-        if lower > 0:
-            return 1
-        if upper < 0:
-            return -1
-    except (ArithmeticError, ValueError, TypeError, sympy.core.evalf.PrecisionExhausted):
-        pass
-    try:
-        return exact_sign(expr)
+        return certified_sign(expr)
     except UndecidedSignError as error:
         raise InvalidParameterError(f"{name}: could not decide the sign of {expr}") from error
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import accountant.fano as fano_module
 from accountant.channel_information import LOG2E
-from accountant.exact_intervals import rigorous_interval
+from accountant.exact_intervals import certified_sign
 from accountant.fano import (
     appendix_a_chernoff_check,
     fano_distortion_lower_bound,
@@ -30,19 +30,12 @@ from accountant.fano import (
     users_unreliable,
 )
 from accountant.per_user_bounds import theorem10_bound
-from mechanisms.parameters import InvalidParameterError, exact_sign
+from mechanisms.parameters import InvalidParameterError
 
 HALF = sympy.Rational(1, 2)
 
 
-def sign(expr) -> int:
-    """The exact sign: decided on a rigorous interval enclosure when it excludes 0, else by exact_sign."""
-    lower, upper = rigorous_interval(expr)
-    if lower > 0:
-        return 1
-    if upper < 0:
-        return -1
-    return exact_sign(sympy.sympify(expr))
+sign = certified_sign  # exact sign, decided on a rigorous enclosure when it excludes 0
 
 
 def below(threshold) -> int:

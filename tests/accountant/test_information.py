@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from accountant import subset_overlap
 from accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
 from accountant.channel_information import LOG2E, lemma6_bound, mutual_information, posterior_prior_ratios
-from accountant.exact_intervals import rigorous_interval
+from accountant.exact_intervals import certified_sign
 from accountant.per_user_bounds import (
     per_user_mi_bound,
     theorem10_bound,
@@ -37,7 +37,7 @@ from accountant.per_user_bounds import (
 )
 from accountant.sketch_channels import cluster_channel, lemma9_rhs, lemma25_rhs, records, sketch_information
 from accountant.subset_overlap import EXACT_W_MAX, binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
-from mechanisms.parameters import InvalidParameterError, exact_sign
+from mechanisms.parameters import InvalidParameterError
 from proofs.channel import ExactChannel
 
 SMALL_SIZES = [(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (5, 2), (6, 3)]
@@ -47,14 +47,7 @@ SMALL_SIZES = [(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (5, 2), (6, 3)]
 # helpers
 # ---------------------------------------------------------------------------------------------
 
-def sign(expr) -> int:
-    """The exact sign: decided on a rigorous interval enclosure when it excludes 0, else by exact_sign."""
-    lower, upper = rigorous_interval(expr)
-    if lower > 0:
-        return 1
-    if upper < 0:
-        return -1
-    return exact_sign(sympy.sympify(expr))
+sign = certified_sign  # exact sign, decided on a rigorous enclosure when it excludes 0
 
 
 def prime_log_form(expr) -> dict[int, sympy.Rational]:
