@@ -2,7 +2,10 @@
 
 For discrete outputs the candidates are the prefixes of the outputs sorted by empirical likelihood ratio
 (the Neyman–Pearson optimal events); for scalar or vector real outputs they are ``{y_j >= t}`` and
-``{y_j <= t}`` for t on a grid of pooled empirical quantiles of each coordinate j.
+``{y_j <= t}`` for t on a grid of pooled empirical quantiles of each coordinate j, and, for a vector
+output with a coordinate k that takes few values (an index, a flag), the same half-lines restricted to
+``{y_k = v}`` for each such value v: joint events such as "the first query above the threshold is the
+last one, and its released noisy answer is small", which one-coordinate events cannot express.
 """
 
 from __future__ import annotations
@@ -14,7 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import beta
 
-__all__ = ["Event", "SetEvent", "ThresholdEvent", "is_continuous", "select_event", "vector_bounds"]
+__all__ = ["ConditionedThresholdEvent", "Event", "SetEvent", "ThresholdEvent", "is_continuous", "select_event",
+           "vector_bounds"]
+
+_KEY_VALUES = 32
+"""A coordinate with at most this many distinct values can condition threshold events."""
 
 
 class Event:
@@ -60,6 +67,21 @@ class ThresholdEvent(Event):
     def describe(self) -> str:
         name = "y" if self.coordinate is None else f"y[{self.coordinate}]"
         return f"{name} {self.direction} {self.threshold!r}"
+
+
+@dataclass(frozen=True)
+class ConditionedThresholdEvent(Event):
+    """``y[key] == value`` and ``y[coordinate] >= t`` (or ``<= t``)."""
+
+    key: int
+    value: float
+    inner: ThresholdEvent
+
+    def count(self, outputs: np.ndarray) -> int:
+        return self.inner.count(outputs[outputs[:, self.key] == self.value])
+
+    def describe(self) -> str:
+        return f"y[{self.key}] == {self.value!r} and {self.inner.describe()}"
 
 
 def _plain(value: object) -> object:
@@ -123,10 +145,30 @@ def _select_set(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, float]:
 
 
 def _select_threshold(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, float]:
-    columns = [None] if a.ndim == 1 else list(range(a.shape[1]))
+    best = _best_half_line(a, b, scale_a, scale_b, n, alpha, delta)
+    if a.ndim == 2:
+        for key in range(a.shape[1]):
+            values, counts = np.unique(np.concatenate([a[:, key], b[:, key]]), return_counts=True)
+            if len(values) > _KEY_VALUES:
+                continue
+            for value in values[counts >= 10]:
+                inner, score = _best_half_line(a[a[:, key] == value], b[b[:, key] == value], scale_a, scale_b, n,
+                                               alpha, delta, skip=key)
+                if inner is not None and score > best[1]:
+                    best = (ConditionedThresholdEvent(key, float(value), inner), score)
+    return best
+
+
+def _best_half_line(a, b, scale_a, scale_b, n, alpha, delta, *, skip: int | None = None
+                    ) -> tuple[ThresholdEvent | None, float]:
+    """The best ``{y_j >= t}`` / ``{y_j <= t}`` over coordinates j (except ``skip``) and a quantile grid of t;
+    counts are scaled to ``n`` confirmation samples (``a`` and ``b`` may be restricted subsets)."""
+    if len(a) == 0 or len(b) == 0:
+        return None, 0.0
+    columns = [None] if a.ndim == 1 else [j for j in range(a.shape[1]) if j != skip]
     tail = np.geomspace(min(10 / n, 0.01), 0.01, 20)
     levels = np.unique(np.concatenate([tail, np.linspace(0.01, 0.99, 99), 1 - tail]))
-    best: tuple[Event, float] | None = None
+    best: tuple[ThresholdEvent, float] | None = None
     for j in columns:
         ya = np.sort(a if j is None else a[:, j])
         yb = np.sort(b if j is None else b[:, j])
@@ -142,5 +184,4 @@ def _select_threshold(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, f
             i = int(np.argmax(scores))
             if best is None or scores[i] > best[1]:
                 best = (ThresholdEvent(j, float(grid[i]), direction), float(scores[i]))
-    assert best is not None
-    return best
+    return best if best is not None else (None, 0.0)

@@ -49,6 +49,7 @@ _R, _U = Verdict.REFUTED, Verdict.UNKNOWN
 
 CLAIMS: tuple[Claim, ...] = (
     _claim("svt1", _LYU.format(1), "1/10", 200_000, _U, "private"),
+    _claim("svt3", _LYU.format(3), "1", 100_000, _R, "not private: releases the noisy answer"),
     _claim("svt4", _LYU.format(4), "1", 400_000, _R, "only (1 + 6c) eps / 4-private: 7/4 at c = 1"),
     _claim("svt5", _LYU.format(5), "1/10", 10_000, _R, "not private: no threshold noise"),
     _claim("svt6", _LYU.format(6), "1/10", 1_000_000, _R, "not private: answers every query"),
