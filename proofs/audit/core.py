@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -189,7 +189,7 @@ def _best_possible(mech: FiniteMechanism, pairs, n: int, alpha: float, delta: fl
 
 def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=None, samples: int,
           confidence: float = 0.95, seed: int, executor: Executor | None = None, chunk: int = 250_000,
-          name: str | None = None) -> AuditResult:
+          name: str | None = None, progress: Callable[[int, int], None] | None = None) -> AuditResult:
     """Audit a claimed (eps, delta)-DP guarantee of a sampler or mechanism; see the module docstring.
 
     Args:
@@ -203,6 +203,7 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
         seed: root of the ``SeedSequence`` every chunk's Generator is spawned from.
         executor: runs the chunks (e.g. ``ProcessPoolExecutor`` for a picklable sampler); default in-process.
         chunk: largest number of samples drawn in one call.
+        progress: called as ``progress(samples drawn so far, samples in all)`` as chunks arrive.
 
     Raises:
         InvalidParameterError: bad arguments, or a sampler that raises or returns malformed output.
@@ -233,12 +234,19 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     n_confirm = samples - n_select
     select_seed, confirm_seed = np.random.SeedSequence(seed).spawn(2)
 
-    selection = draw_all(sampler, inputs, n_select, select_seed, chunk, executor)
+    total, drawn = (n_select + n_confirm) * len(inputs), [0]
+
+    def advance(n: int) -> None:
+        drawn[0] += n
+        if progress is not None:
+            progress(drawn[0], total)
+
+    selection = draw_all(sampler, inputs, n_select, select_seed, chunk, executor, advance)
     continuous = is_continuous(np.concatenate(selection))
     events = [select_event(selection[position(a)], selection[position(b)], continuous, n_confirm, alpha, delta_f)[0]
               for a, b in ordered]
     del selection
-    confirmation = draw_all(sampler, inputs, n_confirm, confirm_seed, chunk, executor)
+    confirmation = draw_all(sampler, inputs, n_confirm, confirm_seed, chunk, executor, advance)
 
     best: tuple[float, AuditWitness] | None = None
     for (a, b), event in zip(ordered, events):

@@ -43,8 +43,12 @@ def _check(x: Hashable, size: int, out: object) -> np.ndarray:
 
 
 def draw_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np.random.SeedSequence,
-             chunk: int, executor: Executor | None) -> list[np.ndarray]:
-    """``size`` outputs per input, drawn in chunks of at most ``chunk`` with spawned seeds."""
+             chunk: int, executor: Executor | None,
+             progress: Callable[[int], None] | None = None) -> list[np.ndarray]:
+    """``size`` outputs per input, drawn in chunks of at most ``chunk`` with spawned seeds.
+
+    ``progress(n)`` is called after each chunk of n samples has arrived.
+    """
     per_input = seed.spawn(len(inputs))
     plan: list[tuple[int, int, np.random.SeedSequence]] = []
     for i, s in enumerate(per_input):
@@ -60,6 +64,8 @@ def draw_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np.r
         results = [_guarded(f.result, inputs[i]) for f, (i, _, _) in zip(futures, plan)]
     for (i, n, _), out in zip(plan, results):
         pieces[i].append(_check(inputs[i], n, out))
+        if progress is not None:
+            progress(n)
     arrays = [np.concatenate(p) if len(p) > 1 else p[0] for p in pieces]
     shapes = {a.shape[1:] for a in arrays}
     if len(shapes) > 1:

@@ -19,6 +19,7 @@ __all__ = ["CLAIMS"]
 _CONFIDENCE = 1 - 1e-6
 _LYU = "Lyu, Su, Li (VLDB 2017), Algorithm {}"
 _DING = "Ding et al. (CCS 2018), Section 6"
+_MIRONOV = "Mironov, \"On significance of the least significant bits for differential privacy\" (CCS 2012)"
 
 
 def _audited(name: str, eps: str, samples: int):
@@ -49,6 +50,7 @@ _R, _U = Verdict.REFUTED, Verdict.UNKNOWN
 
 CLAIMS: tuple[Claim, ...] = (
     _claim("svt1", _LYU.format(1), "1/10", 200_000, _U, "private"),
+    _claim("svt2", _LYU.format(2), "1/10", 200_000, _U, "private; with c = 1 the same algorithm as svt1"),
     _claim("svt3", _LYU.format(3), "1", 100_000, _R, "not private: releases the noisy answer"),
     _claim("svt4", _LYU.format(4), "1", 400_000, _R, "only (1 + 6c) eps / 4-private: 7/4 at c = 1"),
     _claim("svt5", _LYU.format(5), "1/10", 10_000, _R, "not private: no threshold noise"),
@@ -57,4 +59,8 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("noisy-max-value", _DING, "1/10", 1_000_000, _R, "not private: returns the noisy value"),
     _claim("histogram", _DING, "1/10", 100_000, _U, "private: Laplace scale 1/eps"),
     _claim("histogram-wrong-scale", _DING, "1/10", 10_000, _R, "not private: Laplace scale eps"),
+    _claim("laplace-exact", _MIRONOV, "1/10", 200_000, _U, "private: discrete Laplace on a grid"),
+    _claim("laplace-float", _MIRONOV, "1/10", 200_000, _U,
+           "not private through the low bits of doubles; this audit's events do not look at low bits, so it "
+           "is expected to stay undecided"),
 )

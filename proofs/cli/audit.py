@@ -10,7 +10,7 @@ import click
 from rich.table import Table
 
 from mechanisms.parameters import InvalidParameterError
-from proofs.cli.output import emit, json_option, param_option, parse_params
+from proofs.cli.output import progress_bar, emit, json_option, param_option, parse_params
 
 __all__ = ["audit_command"]
 
@@ -61,7 +61,10 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
     from proofs.audit import audit
 
     target = _build(mechanism, parse_params(params), eps)
-    result = audit(target, eps=eps, delta=delta, samples=samples, confidence=confidence, seed=seed)
+    with progress_bar() as bar:
+        task = bar.add_task(f"auditing {mechanism}", total=None)
+        result = audit(target, eps=eps, delta=delta, samples=samples, confidence=confidence, seed=seed,
+                       progress=lambda done, total: bar.update(task, completed=done, total=total))
     table = Table(title=f"audit {mechanism}: claimed eps={result.claimed_eps}, delta={result.claimed_delta}")
     table.add_column("quantity")
     table.add_column("value")

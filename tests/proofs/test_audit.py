@@ -206,3 +206,11 @@ def test_cli_audit_exit_codes_and_json():
     assert result.exit_code == 0, result.output
     result = _run_cli("audit", "nope", "--eps", "1", "--samples", "100")
     assert isinstance(result.exception, InvalidParameterError)
+
+
+def test_progress_reports_every_sample_drawn():
+    seen = []
+    result = audit(ZOO["histogram"](eps=1), eps=1, samples=10_000, seed=0, chunk=1_000,
+                   progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1] == result.samples
+    assert all(a[0] < b[0] for a, b in zip(seen, seen[1:]))
