@@ -214,3 +214,24 @@ def test_progress_reports_every_sample_drawn():
                    progress=lambda done, total: seen.append((done, total)))
     assert seen and seen[-1][0] == seen[-1][1] == result.samples
     assert all(a[0] < b[0] for a, b in zip(seen, seen[1:]))
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("name", ["svt1", "noisy-max", "histogram", "laplace-exact"])
+def test_false_positive_rate_over_many_seeds(name):
+    # 100 independent audits of a correct mechanism at its own eps, each at confidence 1 - 1e-8: the
+    # probability that any of them flags a violation is <= 100 * 1e-8 = 1e-6 (union bound), so none may.
+    mechanism = ZOO[name](eps=1)
+    flagged = [seed for seed in range(100)
+               if audit(mechanism, eps=1, samples=2_000, seed=seed, confidence=1 - 1e-8).verdict == "violation"]
+    assert flagged == []
+
+
+@pytest.mark.statistical
+def test_false_positive_harness_has_power():
+    # the same 100-seed harness on a broken mechanism (histogram with scale eps, claimed 1/10-DP, true eps 10)
+    # flags every run: the harness above can fail
+    broken = ZOO["histogram-wrong-scale"](eps="1/10")
+    flagged = sum(audit(broken, eps="1/10", samples=2_000, seed=seed, confidence=1 - 1e-8).verdict == "violation"
+                  for seed in range(100))
+    assert flagged == 100
