@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from fractions import Fraction
 
+import pytest
 import sympy
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -146,3 +147,23 @@ def exactly_equal(a: object, b: object) -> bool:
     """a == b as real numbers, decided by sympy simplification (a proof when it returns True)."""
     a, b = sympy.sympify(a), sympy.sympify(b)
     return a == b or sympy.simplify(a - b) == 0
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run the ``dpcert`` entry point in-process: (exit code, stdout, stderr)."""
+    from proofs.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err
+
+
+def assert_rejects(call, parameter: str) -> None:
+    """``call()`` raises InvalidParameterError with a one-line message naming ``parameter``."""
+    from mechanisms.parameters import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError) as error:
+        call()
+    message = str(error.value)
+    assert parameter in message and "\n" not in message

@@ -7,14 +7,10 @@ import json
 import pytest
 import sympy
 
-from proofs.cli import main
+from conftest import run_cli
 
 
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as stop:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return stop.value.code, out, err
+run = run_cli
 
 
 def test_mechanisms_lists_the_catalogue(capsys):

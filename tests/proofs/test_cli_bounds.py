@@ -7,14 +7,10 @@ import json
 
 import pytest
 
-from proofs.cli import main
+from conftest import run_cli
 
 
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as stop:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return stop.value.code, out, err
+run = run_cli
 
 
 def test_ldp_mutual_information_json_shape_and_reference_values(capsys):

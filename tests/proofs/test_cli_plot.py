@@ -13,16 +13,13 @@ import pytest
 from accountant.shuffle import MAX_EXACT_RR_N, SHUFFLE_METHODS, shuffle_family
 from accountant.shuffle_plot import log_n_grid, shuffle_curves
 from mechanisms.parameters import InvalidParameterError
+from conftest import run_cli
 from proofs.cli import main
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def run(capsys, *argv):
-    with pytest.raises(SystemExit) as stop:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return stop.value.code, out, err
+run = run_cli
 
 
 @pytest.fixture(scope="module")
