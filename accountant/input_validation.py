@@ -10,8 +10,7 @@ from __future__ import annotations
 import sympy
 
 from accountant.exact_intervals import certified_sign
-from mechanisms.exact_arithmetic import UndecidedSignError
-from mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
+from mechanisms.parameters import InvalidParameterError, decided_sign, require_int, require_positive, to_exact
 
 __all__: list[str] = []
 
@@ -34,10 +33,7 @@ def _units(units: str) -> str:
 
 def _sign(name: str, expr: sympy.Expr) -> int:
     """:func:`certified_sign`, with an undecidable sign reported as bad input naming ``name``."""
-    try:
-        return certified_sign(expr)
-    except UndecidedSignError as error:
-        raise InvalidParameterError(f"{name}: could not decide the sign of {expr}") from error
+    return decided_sign(name, expr, certified_sign)
 
 
 def _nonnegative(name: str, value: object) -> sympy.Expr:

@@ -9,6 +9,7 @@ validates them up front with one error type, :class:`InvalidParameterError`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 import re
 from fractions import Fraction
 from tokenize import TokenError
@@ -25,6 +26,7 @@ __all__ = [
     "InvalidParameterError",
     "UndecidedSignError",
     "cancel_exponentials",
+    "decided_sign",
     "exact_sign",
     "parse_exact",
     "require_int",
@@ -144,9 +146,10 @@ def to_exact(name: str, value: object) -> sympy.Expr:
 parse_exact = to_exact
 
 
-def _sign(name: str, expr: sympy.Expr) -> int:
+def decided_sign(name: str, expr: sympy.Expr, sign: Callable[[sympy.Expr], int] = exact_sign) -> int:
+    """``sign(expr)``, with a sign that cannot be decided reported as bad input naming ``name``."""
     try:
-        return exact_sign(expr)
+        return sign(expr)
     except UndecidedSignError as error:
         raise InvalidParameterError(f"{name}: could not decide whether {expr} is in range") from error
 
@@ -154,7 +157,7 @@ def _sign(name: str, expr: sympy.Expr) -> int:
 def require_positive(name: str, value: object) -> sympy.Expr:
     """``value`` as an exact number that must be > 0."""
     expr = to_exact(name, value)
-    if _sign(name, expr) <= 0:
+    if decided_sign(name, expr) <= 0:
         raise InvalidParameterError(f"{name} must be > 0. Got {expr}")
     return expr
 
@@ -162,8 +165,8 @@ def require_positive(name: str, value: object) -> sympy.Expr:
 def require_unit_interval(name: str, value: object, *, closed_right: bool = False) -> sympy.Expr:
     """``value`` as an exact number in [0, 1) (or [0, 1] with ``closed_right``)."""
     expr = to_exact(name, value)
-    upper = _sign(name, expr - 1)
-    if _sign(name, expr) < 0 or upper > 0 or (upper == 0 and not closed_right):
+    upper = decided_sign(name, expr - 1)
+    if decided_sign(name, expr) < 0 or upper > 0 or (upper == 0 and not closed_right):
         interval = "[0, 1]" if closed_right else "[0, 1)"
         raise InvalidParameterError(f"{name} must be in {interval}. Got {expr}")
     return expr
