@@ -28,7 +28,6 @@ __all__ = [
     "cancel_exponentials",
     "decided_sign",
     "exact_sign",
-    "parse_exact",
     "require_int",
     "require_positive",
     "require_unit_interval",
@@ -141,9 +140,6 @@ def to_exact(name: str, value: object) -> sympy.Expr:
     if expr.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) or expr.is_real is False or expr.is_finite is False:
         raise InvalidParameterError(f"{name} must be a finite real number. Got {value!r}")
     return expr
-
-
-parse_exact = to_exact
 
 
 def decided_sign(name: str, expr: sympy.Expr, sign: Callable[[sympy.Expr], int] = exact_sign) -> int:
