@@ -21,6 +21,7 @@ from mechanisms.recommenders.sketches import (
     RatedPairSketchPublicItems,
 )
 from mechanisms.unary_encoding import UnaryEncoding
+from mechanisms.user_level.gkrr import GeneralizedKRR
 
 __all__ = ["MechanismEntry", "Parameter", "CATALOG", "make_mechanism", "parse_utilities"]
 
@@ -127,6 +128,13 @@ CATALOG: dict[str, MechanismEntry] = {
         MechanismEntry("membership-query", MembershipQuery,
                        (_ITEMS, Parameter("A", "set of (item, bit) pairs as JSON, e.g. [[0,1],[2,0]]")),
                        "non-private 1-bit membership query, w = 1 (Theorem 10 proof)", negative_control=True),
+        MechanismEntry("gkrr", GeneralizedKRR,
+                       (Parameter("alpha0", "per-item metric-DP parameter alpha0 > 0 (exact: 1, 1/2, log(3))"),
+                        Parameter("s", "number of clusters, integer >= 1"),
+                        Parameter("t", "points per cluster, integer >= 1 (s * t >= 2)"),
+                        Parameter("r", "distance within a cluster, in (0, 1/2)")),
+                       "generalized k-RR on the clustered metric B x C, alpha0-metric-DP "
+                       "(002_1def8c9789d6e1bd.txt, Section 6.2)"),
         MechanismEntry("gaussian", Gaussian,
                        (Parameter("sigma", "noise standard deviation > 0"), _SENSITIVITY),
                        "Gaussian noise: (eps, delta)-DP, never pure eps-DP"),

@@ -9,12 +9,13 @@ function.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import sympy
 
-__all__ = ["UndecidedSignError", "ExponentialField", "cancel_exponentials", "exact_sign"]
+__all__ = ["UndecidedSignError", "ExponentialField", "cancel_exponentials", "exact_max", "exact_sign"]
 
 
 class UndecidedSignError(ArithmeticError):
@@ -110,3 +111,27 @@ def exact_sign(expr: sympy.Expr) -> int:
     if sympy.simplify(expr) == 0 or expr.equals(0):
         return 0
     raise UndecidedSignError(f"could not decide the sign of {expr}")
+
+
+def exact_max(values: Iterable[sympy.Expr]) -> sympy.Expr:
+    """The largest of some closed-form reals, exactly.
+
+    A 20-digit evaluation keeps the values within 1e-9 (relative) of the largest; those are compared
+    with :func:`exact_sign`.
+
+    Raises:
+        ValueError: ``values`` is empty.
+        UndecidedSignError: two candidates could not be ordered.
+    """
+    values = [sympy.sympify(v) for v in values]
+    if not values:
+        raise ValueError("exact_max needs at least one value")
+    approx = [float(v.evalf(20)) for v in values]
+    top = max(approx)
+    threshold = top - 1e-9 * max(1.0, abs(top)) if math.isfinite(top) else -math.inf  # beyond floats: compare all
+    best = None
+    for value, guess in zip(values, approx):
+        if guess >= threshold and (
+                best is None or (value != best and exact_sign(value - best) > 0)):
+            best = value
+    return best

@@ -15,9 +15,10 @@ reported eps and delta is the exact value.
 
 from __future__ import annotations
 
+
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import sympy
@@ -114,6 +115,8 @@ def _best(channel: ExactChannel, keys: np.ndarray, where: np.ndarray, distances:
         if best is None or (value != best.epsilon and _exceeds(value, best.epsilon)):
             best = RatioSearch(value, i, k, j, channel.values[a], channel.values[b], distances[code])
     assert best is not None
+    if best.distance != 1 and best.epsilon != sympy.oo:  # 4*log(3**(1/4)) reads better as log(3)
+        best = replace(best, epsilon=sympy.logcombine(best.epsilon, force=True))
     return best
 
 

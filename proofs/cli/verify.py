@@ -118,14 +118,19 @@ def epsilon_command(mechanism: str, params: tuple[str, ...], as_json: bool) -> N
 @json_option
 def verify_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str | None, symbolic: bool,
                    metric: str | None, as_json: bool) -> None:
-    """Decide whether MECHANISM satisfies the claimed guarantee."""
+    """Decide whether MECHANISM satisfies the claimed guarantee.
+
+    A mechanism whose neighbour relation is a metric (e.g. gkrr) is checked for metric DP, ratio <= exp(eps d).
+    """
     from proofs.registry import check
 
     mech = _mechanism(mechanism, params)
-    if metric is not None and delta is not None:
-        raise InvalidParameterError("--delta cannot be combined with --metric")
+    metric_dp = metric is not None or isinstance(mech.neighbours, Metric)
+    if metric_dp and delta is not None:
+        raise InvalidParameterError("--delta cannot be combined with metric DP (--metric, or a mechanism whose "
+                                    f"neighbours are a metric: {mech.neighbours.description})")
     relation = Metric(lambda a, b: abs(a - b), "d(x, x') = |x - x'|") if metric else None
-    guarantee = MetricDP(eps) if metric else (ApproxDP(eps, delta) if delta is not None else PureDP(eps))
+    guarantee = MetricDP(eps) if metric_dp else (ApproxDP(eps, delta) if delta is not None else PureDP(eps))
     certificate = check(mech, guarantee, symbolic=symbolic, relation=relation)
     emit(as_json, certificate.as_json(), _certificate_table(certificate, f"verify {mech.name}"))
     sys.exit(certificate.verdict.exit_code)

@@ -33,6 +33,7 @@ from mechanisms import (
     make_mechanism,
 )
 from mechanisms.recommenders import MembershipQuery
+from mechanisms.user_level import GeneralizedKRR
 
 R = sympy.Rational
 
@@ -55,6 +56,8 @@ FINITE_EXAMPLES = [
     ("maxsense-sketch", {"N": "4", "w": "2", "eps": "1", "sensing": "0110"}),
     ("multi-maxsense-sketch", {"N": "5", "w": "1", "eps": "2", "blocks": "0 1|2|3"}),
     ("membership-query", {"N": "3", "A": "[[0, 1], [2, 0]]"}),
+    ("gkrr", {"alpha0": "1", "s": "2", "t": "2", "r": "1/4"}),
+    ("gkrr", {"alpha0": "log(3)", "s": "3", "t": "2", "r": "1/3"}),
 ]
 
 
@@ -191,10 +194,12 @@ def frequency_test_pvalue(reference: FiniteMechanism, sampler: FiniteMechanism, 
 
 
 def broken_variant(mechanism: FiniteMechanism) -> FiniteMechanism:
-    """The same mechanism with eps multiplied by 3/2 (a deliberately wrong pmf for the power check), or
-    for the deterministic membership query, the query set without its first member."""
+    """The same mechanism with eps (alpha0 for GKRR) multiplied by 3/2 (a deliberately wrong pmf for the power
+    check), or for the deterministic membership query, the query set without its first member."""
     if isinstance(mechanism, MembershipQuery):
         return dataclasses.replace(mechanism, A=mechanism.A[1:])
+    if isinstance(mechanism, GeneralizedKRR):
+        return dataclasses.replace(mechanism, alpha0=mechanism.alpha0 * R(3, 2))
     return dataclasses.replace(mechanism, eps=mechanism.eps * R(3, 2))
 
 

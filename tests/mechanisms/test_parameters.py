@@ -279,6 +279,17 @@ def test_cancel_exponentials_leaves_unrelated_exponents_alone():
     assert abs(sympy.N(result - expr, 50)) < sympy.Float(10) ** -45
 
 
+def test_exact_max_decides_near_ties_and_values_beyond_floats():
+    # 1 + 10^-30 beats 1 only exactly (equal as floats); e^1000 + 1 beats e^1000 where both floats are inf.
+    from mechanisms.exact_arithmetic import exact_max
+
+    assert exact_max([sympy.Integer(1), 1 + R(1, 10**30), R(1, 2)]) == 1 + R(1, 10**30)
+    assert exact_max([sympy.exp(1000), sympy.exp(1000) + 1, sympy.Integer(3)]) == sympy.exp(1000) + 1
+    assert exact_max([sympy.sqrt(2), R(7, 5)]) == sympy.sqrt(2)
+    with pytest.raises(ValueError):
+        exact_max([])
+
+
 def test_float_input_is_read_as_its_shortest_decimal():
     # 0.1 as a float is 3602879701896397/2^55; dpcert reads what the user typed, 1/10.
     assert to_exact("eps", 0.1) == R(1, 10)

@@ -1,0 +1,50 @@
+"""The mechanisms of "Metric Differential Privacy at the User-Level" (002_1def8c9789d6e1bd.txt).
+
+Earth mover's distance on finite metric spaces, the clustered metric and GKRR, PrivEMDLinear
+(Algorithm 1), PrivEMDItemWise (Algorithm 2), BoundedEMDReduction (Algorithm 3) and FreqEstLocal
+(Algorithm 4).
+"""
+
+from mechanisms.user_level.earth_movers import (
+    MAX_EXACT_MATCHING,
+    earth_movers_distance,
+    exact_earth_movers_distance,
+    exact_matching_distance,
+    histogram,
+    kantorovich_rubinstein_norm,
+    matching_distance,
+)
+from mechanisms.user_level.emd_linear import NORMS, PrivEMDLinear, lipschitz_constant, vector_norm
+from mechanisms.user_level.frequency_estimation import FreqEstLocal
+from mechanisms.user_level.gkrr import (
+    ClusteredMetric,
+    GeneralizedKRR,
+    clustered_matrix,
+    gkrr_coefficients,
+    gkrr_inverse_coefficients,
+)
+from mechanisms.user_level.itemwise import MAX_ENUMERATED_DATASETS, PrivEMDItemWise
+from mechanisms.user_level.reduction import BoundedEMDReduction
+
+__all__ = [
+    "MAX_ENUMERATED_DATASETS",
+    "MAX_EXACT_MATCHING",
+    "NORMS",
+    "BoundedEMDReduction",
+    "ClusteredMetric",
+    "FreqEstLocal",
+    "GeneralizedKRR",
+    "PrivEMDItemWise",
+    "PrivEMDLinear",
+    "clustered_matrix",
+    "earth_movers_distance",
+    "exact_earth_movers_distance",
+    "exact_matching_distance",
+    "gkrr_coefficients",
+    "gkrr_inverse_coefficients",
+    "histogram",
+    "kantorovich_rubinstein_norm",
+    "lipschitz_constant",
+    "matching_distance",
+    "vector_norm",
+]
