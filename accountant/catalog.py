@@ -83,9 +83,32 @@ _MAXSENSE = BoundFamily(
      ParameterSpec("theta", "sensing constant in (0, w)", 1),
      ParameterSpec("d", "failure probability N^-d (d > 0)", 1)))
 
+
+def _user_level_families() -> dict[str, BoundFamily]:
+    from accountant.emd_reduction import emd_discrete_family
+    from accountant.group_privacy import group_privacy_family
+
+    return {
+        "emd-discrete": BoundFamily(
+            "emd-discrete", "bounded d_EM-DP alpha that makes the sampling reduction (eps, 2 delta, r)-discrete",
+            emd_discrete_family,
+            (ParameterSpec("eps", "eps of the discrete d_EM-DP guarantee (> 0)", REQUIRED),
+             ParameterSpec("r", "distance unit r, in (0, 1]", REQUIRED),
+             ParameterSpec("s", "samples drawn per user (integer >= 1)", REQUIRED),
+             ParameterSpec("delta", "delta of the bounded mechanism, in (0, 1)", REQUIRED))),
+        "group-privacy": BoundFamily(
+            "group-privacy", "delta after chaining k (eps, delta) steps (Lemma A.2; Fact 5.1 as printed)",
+            group_privacy_family,
+            (ParameterSpec("eps", "eps of each step (>= 0)", REQUIRED),
+             ParameterSpec("delta", "delta of each step, in [0, 1]", REQUIRED),
+             ParameterSpec("k", "number of steps, e.g. ceil(d/r) (integer >= 1)", REQUIRED))),
+    }
+
+
 _SHUFFLE = _shuffle_families()
 BOUND_FAMILIES: dict[str, BoundFamily] = {**_PAPER, "maxsense-users": _MAXSENSE,
-                                          "shuffle": _SHUFFLE["shuffle"], "composition": _SHUFFLE["composition"]}
+                                          "shuffle": _SHUFFLE["shuffle"], "composition": _SHUFFLE["composition"],
+                                          **_user_level_families()}
 """``dpcert bound NAME``."""
 
 CALIBRATIONS: dict[str, BoundFamily] = {"shuffle": _SHUFFLE["calibrate-shuffle"]}

@@ -52,7 +52,8 @@ _method_option = click.option("--method", default=None, help="only the result wi
 @_method_option
 @json_option
 def bound_command(family: str, params: tuple[str, ...], method: str | None, as_json: bool) -> None:
-    """Evaluate every bound of FAMILY: ldp-mutual-information, fano, maxsense-users, shuffle, composition.
+    """Evaluate every bound of FAMILY: ldp-mutual-information, fano, maxsense-users, shuffle, composition,
+    emd-discrete, group-privacy.
 
     Each result carries its source (paper and theorem), the exact value, floats rounded outward
     (upper, lower), its units, and whether the theorem's conditions hold at these inputs (valid).
