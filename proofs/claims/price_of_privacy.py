@@ -252,6 +252,16 @@ def _mpf(value: Fraction):
     return mpmath.mpf(value.numerator) / value.denominator
 
 
+def _random_bit_sums(seed: int, per_size: int):
+    """(N, f, values, mean): random two-valued f_i and every value of F = sum_i f_i(Z_i) over Z in {0, 1}^N."""
+    rng = random.Random(seed)
+    for N in (2, 4, 6, 8):
+        for _ in range(per_size):
+            f = [(Fraction(rng.randint(1, 19), 10), Fraction(rng.randint(1, 19), 10)) for _ in range(N)]
+            values = [sum(f[i][bit] for i, bit in enumerate(z)) for z in itertools.product((0, 1), repeat=N)]
+            yield N, f, values, sum(values, Fraction(0)) / len(values)
+
+
 def _lemma32() -> tuple[Verdict, str]:
     """E0 exp(nu (F - Fbar)^2) <= 1 + 4 nu sigma^2 / (1 - 2 nu sigma^2) for F = sum_i f_i(Z_i), Z_i fair bits.
 
@@ -260,25 +270,20 @@ def _lemma32() -> tuple[Verdict, str]:
     """
     import mpmath
 
-    rng = random.Random(32)
     worst, cases = 0.0, 0
     with mpmath.workdps(40):
-        for N in (2, 4, 6, 8):
-            for _ in range(5):
-                f = [(Fraction(rng.randint(1, 19), 10), Fraction(rng.randint(1, 19), 10)) for _ in range(N)]
-                values = [sum(f[i][bit] for i, bit in enumerate(z)) for z in itertools.product((0, 1), repeat=N)]
-                mean = sum(values, Fraction(0)) / len(values)
-                variance = sum(((v - mean) ** 2 for v in values), Fraction(0)) / len(values)
-                if variance == 0:
-                    continue
-                for fraction in (Fraction(1, 10), Fraction(1, 4), Fraction(9, 20)):
-                    nu = fraction / variance  # nu sigma^2 = fraction < 1/2
-                    left = mpmath.fsum(mpmath.exp(_mpf(nu * (v - mean) ** 2)) for v in values) / len(values)
-                    right = 1 + 4 * _mpf(fraction) / (1 - 2 * _mpf(fraction))
-                    if not left < right - mpmath.mpf(10) ** -30:
-                        return _R, (f"witness N = {N}, f = {f}, nu sigma^2 = {fraction}: "
-                                    f"E0 exp(nu (F - Fbar)^2) = {left} > {right}")
-                    worst, cases = max(worst, float(left / right)), cases + 1
+        for N, f, values, mean in _random_bit_sums(seed=32, per_size=5):
+            variance = sum(((v - mean) ** 2 for v in values), Fraction(0)) / len(values)
+            if variance == 0:
+                continue
+            for fraction in (Fraction(1, 10), Fraction(1, 4), Fraction(9, 20)):
+                nu = fraction / variance  # nu sigma^2 = fraction < 1/2
+                left = mpmath.fsum(mpmath.exp(_mpf(nu * (v - mean) ** 2)) for v in values) / len(values)
+                right = 1 + 4 * _mpf(fraction) / (1 - 2 * _mpf(fraction))
+                if not left < right - mpmath.mpf(10) ** -30:
+                    return _R, (f"witness N = {N}, f = {f}, nu sigma^2 = {fraction}: "
+                                f"E0 exp(nu (F - Fbar)^2) = {left} > {right}")
+                worst, cases = max(worst, float(left / right)), cases + 1
     return _C, (f"E0 exp(nu (F - Fbar)^2) <= 1 + 4 nu sigma^2/(1 - 2 nu sigma^2) in {cases} cases (N = 2..8, "
                 f"random two-valued f_i, nu sigma^2 in {{1/10, 1/4, 9/20}}) by exact enumeration of Z at 40 digits; "
                 f"largest left/right {worst:.3f}")
@@ -323,25 +328,20 @@ def _lemma29_variance() -> tuple[Verdict, str]:
     """
     import mpmath
 
-    rng = random.Random(29)
     worst, cases = 0.0, 0
     with mpmath.workdps(40):
-        for N in (2, 4, 6, 8):
-            for _ in range(4):
-                f = [(Fraction(rng.randint(1, 19), 10), Fraction(rng.randint(1, 19), 10)) for _ in range(N)]
-                values = [sum(f[i][bit] for i, bit in enumerate(z)) for z in itertools.product((0, 1), repeat=N)]
-                mean = sum(values, Fraction(0)) / len(values)
-                g = [_mpf((v - mean) ** 2) for v in values]
-                sigma2 = mpmath.fsum(g) / len(g)
-                if sigma2 == 0:
-                    continue
-                for delta in (Fraction(1, 10), Fraction(1), Fraction(5), Fraction(30)):
-                    supremum = _tilted_supremum(g, _mpf(delta))
-                    bound = sigma2 * max(20, 10 * _mpf(delta))
-                    if not supremum < bound:
-                        return _R, (f"witness N = {N}, f = {f}, delta = {delta}: sup Var = {supremum} > "
-                                    f"sigma^2 max(20, 10 delta) = {bound}")
-                    worst, cases = max(worst, float(supremum / bound)), cases + 1
+        for N, f, values, mean in _random_bit_sums(seed=29, per_size=4):
+            g = [_mpf((v - mean) ** 2) for v in values]
+            sigma2 = mpmath.fsum(g) / len(g)
+            if sigma2 == 0:
+                continue
+            for delta in (Fraction(1, 10), Fraction(1), Fraction(5), Fraction(30)):
+                supremum = _tilted_supremum(g, _mpf(delta))
+                bound = sigma2 * max(20, 10 * _mpf(delta))
+                if not supremum < bound:
+                    return _R, (f"witness N = {N}, f = {f}, delta = {delta}: sup Var = {supremum} > "
+                                f"sigma^2 max(20, 10 delta) = {bound}")
+                worst, cases = max(worst, float(supremum / bound)), cases + 1
     return _C, (f"sup of Var under KL(p || p0) <= delta is below sigma^2 max(20, 10 delta) in {cases} cases (N = 2..8, "
                 f"random two-valued f_i, delta in {{1/10, 1, 5, 30}} nats), by the exponential tilt at 40 digits; "
                 f"largest sup/bound {worst:.3f}")
