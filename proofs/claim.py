@@ -12,7 +12,7 @@ from mechanisms.parameters import InvalidParameterError, UndecidedSignError
 from proofs.certificate import Certificate, Verdict
 from proofs.guarantees import Guarantee, MetricDP
 
-__all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "family_claim", "mechanism_claim"]
+__all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "family_claim", "instance_claim", "mechanism_claim"]
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,13 @@ def check(mechanism: Mechanism, guarantee: Guarantee, *, symbolic: bool = False,
 def mechanism_claim(id: str, source: str, name: str, parameters: Mapping[str, object], guarantee: Guarantee,
                     expected: Verdict, *, relation: NeighbourRelation | None = None, note: str = "") -> Claim:
     """A claim that the catalogued mechanism ``name`` at ``parameters`` satisfies ``guarantee``."""
-    mechanism = make_mechanism(name, dict(parameters))
+    return instance_claim(id, source, make_mechanism(name, dict(parameters)), guarantee, expected,
+                          relation=relation, note=note)
+
+
+def instance_claim(id: str, source: str, mechanism: Mechanism, guarantee: Guarantee, expected: Verdict, *,
+                   relation: NeighbourRelation | None = None, note: str = "") -> Claim:
+    """A claim that ``mechanism`` (any mechanism object, catalogued or composed) satisfies ``guarantee``."""
     scope = relation.description if relation is not None else mechanism.neighbours.description
     statement = f"{mechanism.describe()} is {guarantee} ({scope})" + (f"; {note}" if note else "")
 

@@ -1,0 +1,279 @@
+"""Claims of 002_1def8c9789d6e1bd.txt (Imola, Roy Chowdhury, Chaudhuri, "Metric Differential Privacy at the
+User-Level"): its mechanisms' d_X- and d_EM-DP guarantees, its accounting lemmas, and its errors.
+
+The shuffle-amplification theorems of the paper (Theorem 4.3's reduction to FMT and the eq. (6)/(7) recipes)
+are registered with the other shuffle claims in :mod:`proofs.claims.shuffle`. Here: GKRR and PrivEMDItemWise
+decided exactly; Lemma 4.2's privacy loss over every pair of small datasets; Lemma A.2 and Lemmas B.1/B.3 on
+exact instances; the symbolic facts of the proofs; and, refuted with their witnesses, Fact 5.1's and Table 1's
+printed delta terms (specs/imola_metric_dp_user_level.md, A1), the concrete example's alpha0 of about 3.0,
+Lemma 6.7's Laplace scale (A7) and one step of Appendix D.3.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import sympy
+
+from mechanisms.parameters import exact_sign
+from mechanisms.user_level import GeneralizedKRR, PrivEMDItemWise, PrivEMDLinear, histogram
+from proofs.certificate import Verdict
+from proofs.claim import Claim, computed_claim, instance_claim, mechanism_claim
+from proofs.guarantees import MetricDP
+
+__all__ = ["CLAIMS"]
+
+_PAPER = "002_1def8c9789d6e1bd.txt"
+_P, _C, _R, _U = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNKNOWN
+_Q = sympy.Rational
+
+_GKRR = {"alpha0": 1, "s": 2, "t": 3, "r": "1/4"}
+_ITEMWISE = PrivEMDItemWise(GeneralizedKRR(1, 2, 2, _Q(1, 4)), 2)
+
+
+def _source(where: str) -> str:
+    return f"{_PAPER}, {where}"
+
+
+def _verdict(holds: bool | None) -> Verdict:
+    return _P if holds else (_U if holds is None else _R)
+
+
+def _fact51(form: str, eps: sympy.Expr, delta: sympy.Expr) -> tuple[Verdict, str]:
+    """The printed delta term against the explicit chain of Lemma A.2 (accountant.fact51_counterexample)."""
+    from accountant import fact51_counterexample
+
+    witness = fact51_counterexample(eps, delta)
+    if witness.refutes(form):
+        steps = ", ".join(f"({float(a):.4g}, {float(b):.4g})" for a, b in witness.adjacent)
+        return _R, (f"witness chain P0, P1, P2 at eps = {eps}, delta = {delta}: adjacent divergences {steps} are all "
+                    f"<= delta, yet D_e^(2 eps)(P0 || P2) = {witness.endpoint} (~{float(witness.endpoint):.6g}) > "
+                    f"printed {witness.printed(form)} (~{float(witness.printed(form)):.6g}); P0 = "
+                    f"{tuple(witness.chain[0])}, P2 = {tuple(witness.chain[-1])}")
+    return _C, f"the chain at eps = {eps}, delta = {delta} stays within the printed term"
+
+
+def _lemma_a2() -> tuple[Verdict, str]:
+    """D_{e^(a+b)}(P || R) <= D_{e^a}(P || Q) + e^a D_{e^b}(Q || R) on random exact distributions, and the
+    k-step chain bound delta sum_{j<k} e^{j eps} attained by the explicit chain (so it cannot be improved)."""
+    from accountant import fact51_counterexample, hockey_stick_divergence
+
+    rng = random.Random(2)
+    cases = 0
+    for size in (2, 3, 4, 5):
+        for _ in range(25):
+            P, Q, R = ([Fraction(v, sum(w)) for v in w] for w in ([rng.randint(1, 12) for _ in range(size)]
+                                                                 for _ in range(3)))
+            a, b = (_Q(rng.randint(0, 12), 8) for _ in range(2))
+            left = hockey_stick_divergence(P, R, a + b)
+            right = hockey_stick_divergence(P, Q, a) + sympy.exp(a) * hockey_stick_divergence(Q, R, b)
+            if exact_sign(right - left) < 0:
+                return _R, f"witness P = {P}, Q = {Q}, R = {R}, a = {a}, b = {b}: {left} > {right}"
+            cases += 1
+    chains = [fact51_counterexample(eps, delta, k) for eps, delta, k in ((2, _Q(1, 100), 2), (_Q(1, 10), _Q(1, 1000), 5))]
+    if not all(c.is_chain and c.attains_chain_bound for c in chains):
+        return _R, "the explicit chain is not a valid chain or does not attain the Lemma A.2 bound"
+    return _C, (f"Lemma A.2 holds exactly on {cases} random triples (supports of 2-5 outputs, a, b in [0, 3/2]); the "
+                "chain bound delta (e^(k eps) - 1)/(e^eps - 1) is attained by an explicit chain at (2, 1/100, k = 2) "
+                "and (1/10, 1/1000, k = 5)")
+
+
+def _lemma_b3() -> tuple[Verdict, str]:
+    """The clone pair's exact hockey-stick divergence at Lemma B.3's eps is <= delta."""
+    from accountant import lemma_b3_check
+
+    shown = []
+    for p, m, delta in ((_Q(1, 2), 1000, _Q(1, 10**3)), (_Q(1, 4), 2000, _Q(1, 10**6)), (_Q(1, 10), 3000, _Q(1, 100))):
+        check = lemma_b3_check(p, m, delta)
+        if not (check.applies and check.within_delta):
+            return _R, f"witness p = {p}, m = {m}, delta = {delta}: {check.note}"
+        shown.append(f"p = {p}, m = {m}: D = {float(max(check.divergences)):.2g} <= {delta}")
+    return _C, "exact clone-pair divergence within delta: " + "; ".join(shown)
+
+
+def _lemma_b1() -> tuple[Verdict, str]:
+    """Lemma B.1 on exact shuffled laws of a binary and a ternary metric-DP randomizer (both orders)."""
+    from accountant import lemma_b1_check
+
+    ratio = Fraction(6, 5)
+    binary = [[1 / (1 + ratio**k), ratio**k / (1 + ratio**k)] for k in range(5)]
+    line = [[Fraction(abs(i - j), 4) for j in range(5)] for i in range(5)]
+    base = Fraction(11, 10)
+    ternary = [[base ** -abs(i - j) / sum(base ** -abs(i - k) for k in range(3)) for j in range(3)] for i in range(3)]
+    half = [[Fraction(abs(i - j), 2) for j in range(3)] for i in range(3)]
+    cases = ((binary, line, (0, 4), [k % 5 for k in range(249)], _Q(1, 1000)),
+             (binary, line, (1, 3), [k % 5 for k in range(249)], _Q(1, 1000)),
+             (ternary, half, (0, 2), [k % 3 for k in range(149)], _Q(2, 1000)))
+    for rows, distances, changed, others, delta in cases:
+        check = lemma_b1_check(rows, distances, changed, others, delta)
+        if not (check.applies and check.within_delta):
+            return _R, f"witness {check.note}"
+    return _C, ("both orders within delta on the exact shuffled histogram laws: binary logistic randomizer on "
+                "{0, 1/4, ..., 1}, m = 250, d = 1 and 1/2, delta = 1e-3; ternary randomizer on {0, 1/2, 1}, m = 150, "
+                "delta = 2e-3 (alpha0 measured exactly)")
+
+
+def _lemma_4_2() -> tuple[Verdict, str]:
+    """Worst log density ratio ||q - q'|| / (ell omega) <= alpha d_EM over every pair of datasets of 1-3 items."""
+    distance = [[0, 1, _Q(1, 2), 1], [1, 0, 1, _Q(1, 3)], [_Q(1, 2), 1, 0, 1], [1, _Q(1, 3), 1, 0]]
+    query = ((1, -2, 0, 3), (_Q(1, 2), 1, -1, 0))
+    datasets = [histogram(list(items), 4) for size in (1, 2, 3)
+                for items in itertools.combinations_with_replacement(range(4), size)]
+    pairs, attained = 0, 0
+    for norm in ("l1", "l2", "linf"):
+        mechanism = PrivEMDLinear(F=query, distance=distance, alpha=_Q(5, 2), norm=norm)
+        for x, y in itertools.combinations(datasets, 2):
+            loss, allowed = mechanism.worst_log_ratio(x, y), mechanism.alpha * mechanism.earth_movers_distance(x, y)
+            sign = exact_sign(allowed - loss)
+            if sign < 0:
+                return _R, f"witness {norm}, K~ = {x}, K~' = {y}: log-ratio {loss} > alpha d_EM = {allowed}"
+            pairs, attained = pairs + 1, attained + (sign == 0 and allowed != 0)
+    return _P, (f"exact worst log-ratio <= alpha d_EM for all {pairs} pairs of datasets of 1-3 items on a 4-point metric "
+                f"under l1, l2 and linf (ell = the exact Lipschitz constant; equality at {attained} pairs)")
+
+
+def _concrete_central_example() -> tuple[Verdict, str]:
+    """Section 4.2's central example (alpha = 25, m = 1e3, n = 1e5, delta = 1e-12): 'alpha0 of about 3.0'."""
+    from accountant import imola_theorem_4_4
+
+    delta = _Q(1, 10**12)
+    at_three = imola_theorem_4_4(3, 1000, delta, n=10**5)
+    if exact_sign(at_three.alpha - 25) > 0:
+        below = imola_theorem_4_4(_Q(27, 10), 1000, delta, n=10**5)
+        return _R, (f"witness alpha0 = 3: Theorem 4.4 gives alpha = {float(at_three.alpha):.4f} > 25 and delta' = "
+                    f"{float(at_three.delta_out):.3g} > 1e-12; the largest alpha0 meeting alpha <= 25 is about 2.70 "
+                    f"(27/10 gives {float(below.alpha):.4f}), and about 2.41 if delta' itself must stay <= 1e-12")
+    return _C, f"alpha0 = 3 gives alpha = {float(at_three.alpha):.4f} <= 25"
+
+
+def _laplace_baseline() -> tuple[Verdict, str]:
+    """Lemma 6.7: Lap(1/(n eps)) per coordinate of the global histogram is eps user-level DP.
+
+    Witness: n = 2 users with one item each on X = {0, 1}; user 2 changes item 0 into item 1, so the global
+    histogram moves from (1, 0) to (1/2, 1/2), an l1 change of 2/n. At the output z = (2, -1) the exact log
+    density ratio of the product Laplace is (||z - q'||_1 - ||z - q||_1) n eps = 2 eps.
+    """
+    eps, n = sympy.Integer(1), 2
+    scale = 1 / (n * eps)
+    q, q_prime, z = (sympy.Integer(1), sympy.Integer(0)), (_Q(1, 2), _Q(1, 2)), (sympy.Integer(2), sympy.Integer(-1))
+    loss = (sum(abs(a - b) for a, b in zip(z, q_prime)) - sum(abs(a - b) for a, b in zip(z, q))) / scale
+    if exact_sign(loss - eps) > 0:
+        return _R, (f"witness n = 2, m = 1, K~_G = {q} vs {q_prime} (one user changed), output z = {z}: log density "
+                    f"ratio {loss} = 2 eps > eps = {eps}; the replace-one sensitivity is 2/n, so the scale must be "
+                    "2/(n eps) (spec A7)")
+    return _C, f"log density ratio {loss} <= eps"
+
+
+def _appendix_d3_step() -> tuple[Verdict, str]:
+    """Appendix D.3: [t^2 e^2a + 2(s-1)t^2 e^a + (s-1)^2 t^2 + 2t e^2a + 2(s-1)t e^a]/D^2 <= (t(e^a + s)/D)^2."""
+    from accountant import theorem_6_6_steps
+
+    for alpha0, s, t in itertools.product((1, 2, 3, 5), (2, 3), (2, 3)):
+        e = sympy.exp(alpha0)
+        printed = (t**2 * e**2 + 2 * (s - 1) * t**2 * e + (s - 1) ** 2 * t**2 + 2 * t * e**2
+                   + 2 * (s - 1) * t * e)
+        # both sides share the denominator D^2 = (e^a - e^((1-r) a))^2 > 0, so compare the numerators
+        if exact_sign((t * (e + s)) ** 2 - printed) < 0:
+            end_points_hold = theorem_6_6_steps(alpha0, s, t, _Q(1, 4)).holds()
+            return _R, (f"witness alpha0 = {alpha0}, s = {s}, t = {t}: the printed middle term exceeds "
+                        f"(t(e^alpha0 + s)/D)^2 by {float(printed - (t * (e + s)) ** 2):.4g}/D^2; the theorem's "
+                        f"end points still compare correctly ({'checked exactly' if end_points_hold else 'NOT'}), "
+                        "since Z <= t e^alpha0 + (s - 1) t")
+    return _C, "the printed step holds on the grid alpha0 in {1, 2, 3, 5}, s, t in {2, 3}"
+
+
+def _symbolic(fact_or_facts) -> tuple[Verdict, str]:
+    facts = fact_or_facts if isinstance(fact_or_facts, tuple) else (fact_or_facts,)
+    verdicts = [_verdict(f.holds) for f in facts]
+    worst = next((v for v in (_R, _U) if v in verdicts), _P)
+    return worst, " | ".join(f"{f.statement}: {f.evidence}" for f in facts)
+
+
+def _bernstein_constants() -> tuple[Verdict, str]:
+    from accountant import bernstein_constant_facts
+
+    return _symbolic(bernstein_constant_facts())
+
+
+def _concavity() -> tuple[Verdict, str]:
+    from accountant import lemma_b1_concavity
+
+    return _symbolic(lemma_b1_concavity())
+
+
+def _theorem_5_3_identity() -> tuple[Verdict, str]:
+    from accountant import theorem_5_3_alpha_expression
+
+    eps, r, s, delta = sympy.symbols("eps r s delta", positive=True)
+    printed = (1 + sympy.sqrt(2)) * r + 3 * sympy.log(1 / delta) / s
+    gap = sympy.simplify(theorem_5_3_alpha_expression(eps, r, s, delta) * printed - eps)
+    return (_P, "alpha ((1 + sqrt 2) r + (3/s) ln(1/delta)) - eps simplifies to 0 for all positive symbols") \
+        if gap == 0 else (_U, f"sympy left {gap}")
+
+
+def _gkrr_inverse() -> tuple[Verdict, str]:
+    """a' + t b' + s t c' = 1 and A A^{-1} = I in the structured form, for symbolic e^alpha0, e^((1-r)alpha0), s, t."""
+    from mechanisms.user_level import gkrr_coefficients, gkrr_inverse_coefficients
+
+    E0, E1, s, t = sympy.symbols("E0 E1 s t", positive=True)
+    a, b, c = gkrr_coefficients(E0, E1, s, t)
+    a2, b2, c2 = gkrr_inverse_coefficients(E0, E1, s, t)
+    parts = (a2 + t * b2 + s * t * c2 - 1, a * a2 - 1, a * b2 + a2 * b + t * b * b2,
+             a * c2 + a2 * c + t * (b * c2 + c * b2 + s * c * c2))
+    left = [sympy.simplify(p) for p in parts]
+    if all(p == 0 for p in left):
+        return _P, ("a' + t b' + s t c' = 1 and (a I + (b I + c J) (x) J)(a' I + (b' I + c' J) (x) J) = I simplify "
+                    "exactly for symbolic E0 = e^alpha0, E1 = e^((1-r) alpha0), s, t")
+    return _U, f"sympy left {left}"
+
+
+CLAIMS: tuple[Claim, ...] = (
+    mechanism_claim("gkrr-metric-dp", _source("Section 6.2 (GKRR)"), "gkrr", _GKRR, MetricDP(1), _P,
+                    note="P[y | x] ∝ exp(alpha0 (1 - d(x, y)))"),
+    mechanism_claim("gkrr-metric-dp-tight", _source("Section 6.2 (GKRR)"), "gkrr", _GKRR, MetricDP("99/100"), _R,
+                    note="alpha0 is attained within a cluster"),
+    instance_claim("itemwise-composition", _source("Section 4.2 (Fernandes et al. composition)"), _ITEMWISE,
+                   MetricDP(2), _P, note="bounded d_EM-DP with alpha = m alpha0 (Lemma 2.1)"),
+    instance_claim("itemwise-composition-tight", _source("Section 4.2 (Fernandes et al. composition)"), _ITEMWISE,
+                   MetricDP("199/100"), _R, note="without delta, shuffling gains nothing over composition"),
+    computed_claim("gkrr-inverse", _source("Section 6.2 (A^-1)"),
+                   "A^-1 = a' I + (b' I + c' J) (x) J with the printed a', b', c', and a' + t b' + s t c' = 1", _P,
+                   _gkrr_inverse, method="symbolic"),
+    computed_claim("lemma4.2-local-linear", _source("Lemma 4.2 (with Theorem 4.1)"),
+                   "PrivEMDLinear with omega = 1/alpha is (alpha, 0)-local d_EM-DP", _P, _lemma_4_2),
+    computed_claim("lemma-a2-weak-triangle", _source("Lemma A.2"),
+                   "D_e^(a+b)(P || R) <= D_e^a(P || Q) + e^a D_e^b(Q || R); k steps give delta sum_j<k e^(j eps)", _C,
+                   _lemma_a2),
+    computed_claim("fact5.1-printed-delta", _source("Fact 5.1"),
+                   "an (eps, delta, r)-discrete mechanism is (eps ceil(d/r), delta e^ceil(d/r)) at d_EM = d", _R,
+                   lambda: _fact51("fact5.1", sympy.Integer(2), _Q(1, 100))),
+    computed_claim("table1-printed-delta", _source("Table 1"),
+                   "an (eps, delta, r)-discrete mechanism is (eps ceil(d/r), delta e^(eps ceil(d/r))) at d_EM = d", _R,
+                   lambda: _fact51("table1", _Q(1, 10), _Q(1, 1000))),
+    computed_claim("thm5.3-identity", _source("Theorem 5.3"),
+                   "alpha = eps / ((1 + sqrt 2) r + (3/s) ln(1/delta)) makes the reduction (eps, 2 delta, r)-discrete",
+                   _P, _theorem_5_3_identity, method="symbolic"),
+    computed_claim("lemma5.2-bernstein-constants", _source("Lemma 5.2 (Appendix C.1)"),
+                   "the constants of Lemma 5.2's Bernstein step: t^2 >= 2L(V + t/3), 2 sqrt(xy) <= sqrt2 x + y/sqrt2, "
+                   "4/3 + sqrt 2 <= 3", _P, _bernstein_constants, method="symbolic"),
+    computed_claim("lemma-b3-clone-pair", _source("Lemma B.3 (FMT Lemma A.1)"),
+                   "D_e^eps((A+1, C-A) || (A, C-A+1)) <= delta at eps = ln(1 + 8 sqrt(ln(4/delta)/(pm)) + 8/(pm))", _C,
+                   _lemma_b3),
+    computed_claim("lemma-b1-metric-shuffle", _source("Lemma B.1"),
+                   "shuffling one changed item at distance d is (alpha, delta)-close with "
+                   "alpha = ln(1 + tanh(alpha0 d/2)(8 sqrt(e^alpha0 ln(4/delta)/m) + 8 e^alpha0/m))", _C, _lemma_b1),
+    computed_claim("thm4.3-concavity", _source("Theorem 4.3 (Appendix B.3)"),
+                   "f(d) = ln(1 + K tanh(a d/2)) is concave for K, a > 0 (so Jensen gives the worst case)", _P,
+                   _concavity, method="symbolic"),
+    computed_claim("section4.2-central-example", _source("Section 4.2, concrete example"),
+                   "with alpha = 25, m = 1e3, n = 1e5, delta = 1e-12, Theorem 4.4 allows the per-item alpha0 = 3.0 ('about 3.0')", _R,
+                   _concrete_central_example),
+    computed_claim("lemma6.7-laplace-scale", _source("Lemma 6.7"),
+                   "Lap(1/(n eps)) noise on each coordinate of the global histogram is eps user-level DP", _R,
+                   _laplace_baseline),
+    computed_claim("appendix-d3-step", _source("Appendix D.3 (proof of Theorem 6.6)"),
+                   "the middle term of the (a')^2 - 1 bound is at most (t (e^alpha0 + s)/D)^2", _R, _appendix_d3_step),
+)
+
