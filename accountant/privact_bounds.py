@@ -1,0 +1,626 @@
+"""PRIVACT's utility bounds: Lemmas 5.1 and 6.1–6.3, Theorems 3, 5 and 6, and the paper's numbers.
+
+Notation: ρ = (n³ − n)/3 (Theorem 4), K bins, σ the per-user Laplace scale (the theorems' σ = 1/ε;
+the experiments' σ = 2/ε_edge, spec A1), f(T) = Q_D(T; S), g(T) = Q_D(T; S̄), OPT = max_T f(T),
+N = (2n − 3)!! trees.
+
+- Lemma 6.1 (bias): 0 ≤ E_R[g(T)] − f(T) ≤ (3Kσ/2)·ρ for every fixed T, with or without the floor.
+- Lemma 6.2 (variance): Var_R[g(T)] ≤ 4Kσ²ρ² (true by Cauchy–Schwarz; the paper's Eq. 10 is garbled, A11).
+- Lemma 6.3: Pr(|g(T) − f(T)| ≤ P) ≥ 8/9 with P = (3K/2 + 6√K)σρ (Chebyshev gives ≥, not >).
+- Theorem 6 as stated: OPT − E f(T_dp) ≤ (3K + 12√K)σρ. Heuristic (A6–A8): the proof uses a per-tree
+  8/9 event for data-dependent trees without a union bound and drops 2 ln N; and on the paper's data
+  the bound exceeds OPT in all but one configuration.
+- Lemma 5.1 / Theorem 5 in clean form, for exact Boltzmann samples Pr(T) ∝ e^{Q_D(T)}:
+  Pr(OPT − Q_D(T) ≥ ln N + t) ≤ e^{−t}, E[OPT − Q_D(T)] ≤ ln N + 1, and, when S ≥ 1 off the diagonal,
+  E[Q_D(T)]/OPT ≥ 1 − 3(ln N + 1)/(n(n² − 1)). Nothing here covers a finite MCMC run.
+
+Exact values are sympy expressions; bounds come as :class:`BoundResult` with outward-rounded floats.
+The exhaustive checks (Theorem 3, Lemma 5.1) enumerate all trees for n ≤ 7; the Monte Carlo check of
+Lemmas 6.1–6.3 states its false-failure probability.
+
+References: 004_a0cddc0a7a24fb37.txt, Theorems 3–6, Lemmas 5.1, 6.1–6.3, footnote 2, Table 2;
+spec §3, §6 (A5–A8, A11, A12), TC-N1..N8, TC-T8, TC-M3, TC-M4, TC-P8.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import scipy.stats
+import sympy
+from mpmath import iv
+
+from accountant.bound_result import BoundResult
+from accountant.shuffle_intervals import iv_precision, iv_to_floats
+from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
+from mechanisms.privact import (
+    TABLE1,
+    ClusterTree,
+    bins_for,
+    all_trees,
+    clique_constant,
+    dasgupta_quality,
+    dissimilarity_matrix,
+    ideal_clustering_violations,
+    noisy_quality_samples,
+    tree_count,
+    tree_qualities,
+    validate_dissimilarity,
+)
+
+__all__ = [
+    "SOURCE",
+    "TABLE2",
+    "BoltzmannLossCheck",
+    "Fact",
+    "Footnote2Check",
+    "Lemma6MonteCarlo",
+    "Theorem3Check",
+    "Theorem6Row",
+    "boltzmann_loss_check",
+    "clique_quality",
+    "expected_abs_shifted_difference",
+    "expected_noisy_dissimilarity",
+    "expected_noisy_quality",
+    "footnote2_check",
+    "laplace_difference_density",
+    "lemma51_expected_loss_bound",
+    "lemma51_tail_bound",
+    "lemma61_bias_bound",
+    "lemma62_variance_bound",
+    "lemma63_radius",
+    "lemma6_monte_carlo",
+    "lemma6_statistics",
+    "median_of_means_failure",
+    "prove_laplace_difference_facts",
+    "theorem3_check",
+    "theorem5_relative_bound",
+    "theorem6_bound",
+    "theorem6_relative_bound",
+    "theorem6_vacuity_table",
+]
+
+SOURCE = "004_a0cddc0a7a24fb37.txt"
+
+TABLE2: dict[str, tuple[str, dict[str, str]]] = {
+    "lastfm": ("22.82", {"0.5": "9.57", "1.0": "4.05", "2.0": "1.45"}),
+    "delicious": ("12.20", {"0.5": "10.87", "1.0": "6.61", "2.0": "3.29"}),
+    "douban": ("28.83", {"0.5": "7.09", "1.0": "3.27", "2.0": "1.14"}),
+}
+"""Table 2: network -> (relative utility Q_D(T)/ρ of the non-private tree, {ε: utility loss %}); n is in
+:data:`mechanisms.privact.TABLE1`."""
+
+
+def _n_k_sigma(n: object, K: object, sigma: object) -> tuple[int, int, sympy.Expr]:
+    return (require_int("n", n, minimum=2), require_int("K", K, minimum=1), require_positive("sigma", sigma))
+
+
+def clique_quality(n: object) -> sympy.Integer:
+    """ρ = (n³ − n)/3 = Q_D of every tree when S ≡ 1 (Theorem 4), exactly."""
+    return sympy.Integer(clique_constant(require_int("n", n, minimum=2)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Lemmas 6.1–6.3 and Theorem 6
+# ---------------------------------------------------------------------------------------------
+
+def lemma61_bias_bound(n: object, K: object, sigma: object) -> BoundResult:
+    """(3Kσ/2)·ρ ≥ E_R[g(T)] − f(T) ≥ 0 for every fixed tree T (Lemma 6.1).
+
+    Why: |S̄(i,j) − S(i,j)| ≤ Σ_l |R_i^l − R_j^l| (triangle inequality; the floor max(1,·) is 1-Lipschitz),
+    E|R − R'| = 3σ/2 for iid Lap(σ), and Σ_{i<j} |leaves(T[i ∨ j])| = ρ. The lower bound 0 holds because
+    E|a + Z| ≥ |a| for the symmetric Z = R − R' (Jensen), and max(1,·) is convex and non-decreasing.
+    """
+    n, K, sigma = _n_k_sigma(n, K, sigma)
+    return BoundResult("lemma6.1", f"{SOURCE}, Lemma 6.1", sympy.Rational(3, 2) * K * sigma * clique_quality(n),
+                       "quality", note="upper bound on E_R[g(T)] - f(T) for every fixed tree T; the bias is >= 0")
+
+
+def lemma62_variance_bound(n: object, K: object, sigma: object) -> BoundResult:
+    """4Kσ²ρ² ≥ Var_R[g(T)] for every fixed tree T (Lemma 6.2).
+
+    Why: Var S̄(i,j) ≤ Σ_l Var(R_i^l − R_j^l) = 4Kσ² (|·| and max(1,·) are 1-Lipschitz), and
+    Var Σ w_ij S̄(i,j) ≤ (Σ w_ij √Var S̄(i,j))² ≤ 4Kσ²ρ² by Cauchy–Schwarz (spec A11).
+    """
+    n, K, sigma = _n_k_sigma(n, K, sigma)
+    return BoundResult("lemma6.2", f"{SOURCE}, Lemma 6.2", 4 * K * sigma**2 * clique_quality(n) ** 2,
+                       "quality^2", note="upper bound on Var_R[g(T)] for every fixed tree T")
+
+
+def lemma63_radius(n: object, K: object, sigma: object) -> BoundResult:
+    """P = (3K/2 + 6√K)·σ·ρ: Pr(|g(T) − f(T)| ≤ P) ≥ 8/9 for every fixed tree T (Lemma 6.3).
+
+    Why: Chebyshev with δ = 6√Kσρ and Lemma 6.2 gives Pr(|g − E g| ≥ δ) ≤ 1/9; add Lemma 6.1's bias.
+    """
+    n, K, sigma = _n_k_sigma(n, K, sigma)
+    value = (sympy.Rational(3, 2) * K + 6 * sympy.sqrt(K)) * sigma * clique_quality(n)
+    return BoundResult("lemma6.3", f"{SOURCE}, Lemma 6.3", value, "quality",
+                       note="holds with probability >= 8/9 per fixed tree (the paper says > 8/9)")
+
+
+def theorem6_relative_bound(K: object, sigma: object) -> sympy.Expr:
+    """(3K + 12√K)·σ = Theorem 6's bound divided by ρ (105.498, 52.749, 26.375 at K = 7, σ = 1/ε, ε = 0.5, 1, 2)."""
+    K = require_int("K", K, minimum=1)
+    return (3 * K + 12 * sympy.sqrt(K)) * require_positive("sigma", sigma)
+
+
+def theorem6_bound(n: object, K: object, sigma: object) -> BoundResult:
+    """Theorem 6 as stated: OPT − E f(T_dp) ≤ (3K + 12√K)·σ·ρ "with probability > 8/9". HEURISTIC.
+
+    The statement is twice Lemma 6.3's P (spec A6). Its proof applies the per-tree event of Lemma 6.3 to
+    T^OPT and to a data-dependent tree at once without a union bound and drops 2 ln N (A7); the bound
+    is Θ(ρ log n/ε), not the claimed log n/(nε) (A9), and exceeds OPT on most of the paper's data (A8).
+    """
+    n, K, sigma = _n_k_sigma(n, K, sigma)
+    return BoundResult("theorem6", f"{SOURCE}, Theorem 6", theorem6_relative_bound(K, sigma) * clique_quality(n),
+                       "quality", note="as stated; heuristic (per-tree event used for data-dependent trees, "
+                                       "2 ln N dropped); spec A6-A8")
+
+
+@dataclass(frozen=True)
+class Theorem6Row:
+    """Theorem 6 against the paper's Table 2 for one network and ε.
+
+    Attributes:
+        network, n, K, eps: the configuration (K = ⌊ln n⌋).
+        sigma: σ = 1/ε (theorems' reading) or 2/ε (experiments' per-edge reading).
+        bound_over_rho: (3K + 12√K)σ, exact.
+        opt_over_rho: Table 2's relative utility Q_D(T)/ρ of the non-private GENTREE tree (≤ OPT/ρ).
+        bound_over_opt: bound_over_rho / opt_over_rho (≥ 1 means the bound says nothing).
+        vacuous: whether bound_over_opt ≥ 1.
+    """
+
+    network: str
+    n: int
+    K: int
+    eps: sympy.Expr
+    sigma: sympy.Expr
+    bound_over_rho: sympy.Expr
+    opt_over_rho: sympy.Expr
+    bound_over_opt: sympy.Expr
+    vacuous: bool
+
+
+def theorem6_vacuity_table(*, sigma_per_eps: str = "user") -> list[Theorem6Row]:
+    """Theorem 6's bound against OPT for the three networks at ε ∈ {0.5, 1, 2} (spec A8, TC-N7).
+
+    ``sigma_per_eps="user"``: σ = 1/ε (the theorems); ``"edge"``: σ = 2/ε (the experiments' ε is per edge).
+    OPT/ρ is taken from Table 2's relative utility of the non-private GENTREE tree, a lower estimate of
+    OPT/ρ (the true OPT is unknown). With σ = 1/ε the bound exceeds it in 8 of 9 cases (douban at ε = 2:
+    0.915·OPT); with σ = 2/ε in all 9.
+    """
+    if sigma_per_eps not in ("user", "edge"):
+        raise InvalidParameterError(f"sigma_per_eps must be 'user' or 'edge'. Got {sigma_per_eps!r}")
+    factor = 1 if sigma_per_eps == "user" else 2
+    rows = []
+    for network, (relative, losses) in TABLE2.items():
+        n = TABLE1[network][0]
+        K = bins_for(n)
+        for eps_text in losses:
+            eps = to_exact("eps", eps_text)
+            sigma = factor / eps
+            bound = theorem6_relative_bound(K, sigma)
+            opt = to_exact("opt_over_rho", relative)
+            ratio = bound / opt
+            rows.append(Theorem6Row(network, n, K, eps, sigma, bound, opt, ratio, exact_sign(ratio - 1) >= 0))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Lemma 5.1 / Theorem 5, clean form
+# ---------------------------------------------------------------------------------------------
+
+def lemma51_expected_loss_bound(n: object) -> BoundResult:
+    """E[OPT − Q_D(T)] ≤ ln((2n − 3)!!) + 1 for T drawn exactly from Pr(T) ∝ e^{Q_D(T)} (clean Lemma 5.1).
+
+    Why: Z ≥ e^{OPT} and at most N trees have quality ≤ m, so Pr(Q_D ≤ m) ≤ N e^{m − OPT}; integrate the
+    tail Pr(OPT − Q_D ≥ ln N + t) ≤ e^{−t} over t ≥ 0.
+    """
+    n = require_int("n", n, minimum=2)
+    return BoundResult("lemma5.1-expected-loss", f"{SOURCE}, Lemma 5.1 (clean form, spec A5)",
+                       sympy.log(tree_count(n)) + 1, "quality",
+                       note="exact Boltzmann samples at temperature 1 only; says nothing about a finite MCMC run")
+
+
+def lemma51_tail_bound(n: object, t: object) -> BoundResult:
+    """Pr(OPT − Q_D(T) ≥ ln((2n − 3)!!) + t) ≤ e^{−t}, t ≥ 0, for exact Boltzmann samples (clean Lemma 5.1)."""
+    n = require_int("n", n, minimum=2)
+    t = to_exact("t", t)
+    if exact_sign(t) < 0:
+        raise InvalidParameterError(f"t must be >= 0. Got {t}")
+    return BoundResult("lemma5.1-tail", f"{SOURCE}, Lemma 5.1 (clean form, spec A5)", sympy.exp(-t), "probability",
+                       note=f"threshold OPT - ln({tree_count(n)}) - t")
+
+
+def theorem5_relative_bound(n: object) -> BoundResult:
+    """A LOWER bound on E[Q_D(T)]/OPT: 1 − 3(ln((2n − 3)!!) + 1)/(n(n² − 1)) (Theorem 5, clean form).
+
+    Valid when S ≥ 1 off the diagonal (then OPT ≥ ρ = n(n² − 1)/3), for exact Boltzmann samples. The
+    paper's 1 − c·log n/(n² − 1) has this shape with c = 3(ln N + 1)/(n ln n) = O(1).
+    """
+    n = require_int("n", n, minimum=2)
+    value = 1 - 3 * (sympy.log(tree_count(n)) + 1) / (n * (n**2 - 1))
+    return BoundResult("theorem5-relative", f"{SOURCE}, Theorem 5 (clean form, spec A5)", value, "ratio",
+                       note="lower bound on E[Q_D]/OPT; requires S >= 1 off the diagonal; exact Boltzmann samples")
+
+
+@dataclass(frozen=True)
+class BoltzmannLossCheck:
+    """Lemma 5.1 / Theorem 5 (clean form) checked exactly on all trees for one S.
+
+    Attributes:
+        n, tree_count: leaves and N = (2n − 3)!!.
+        opt: max_T Q_D(T; S), exact.
+        expected_loss: floats enclosing E[OPT − Q_D(T)] under Pr(T) ∝ e^{Q_D(T)} (interval arithmetic).
+        loss_bound: ln N + 1.
+        worst_tail_ratio: an upper float for max over t ≥ 0 of Pr(OPT − Q_D ≥ ln N + t) / e^{−t} (0 when no
+            tree loses ln N or more).
+        expected_quality_ratio: floats enclosing E[Q_D]/OPT.
+        relative_bound: 1 − 3(ln N + 1)/(n(n² − 1)) (applies when S ≥ 1 off the diagonal).
+        holds: expected loss ≤ ln N + 1, tail ratio ≤ 1, and (if S ≥ 1) the relative bound — all decided
+            with rigorous enclosures.
+    """
+
+    n: int
+    tree_count: int
+    opt: object
+    expected_loss: tuple[float, float]
+    loss_bound: BoundResult
+    worst_tail_ratio: float
+    expected_quality_ratio: tuple[float, float]
+    relative_bound: BoundResult | None
+    holds: bool
+
+
+def _exact_dissimilarity(S: object) -> np.ndarray:
+    matrix = validate_dissimilarity(S)
+    if matrix.dtype.kind == "f":
+        raise InvalidParameterError("S must be exact (integers or Fractions) for an exact check. Got floats")
+    return matrix
+
+
+def _interval(value: object):  # an exact int or Fraction as an mpmath interval
+    if isinstance(value, Fraction):
+        return iv.mpf(value.numerator) / value.denominator
+    return iv.mpf(int(value))
+
+
+def boltzmann_loss_check(S: object) -> BoltzmannLossCheck:
+    """Check the clean Lemma 5.1 / Theorem 5 exactly for S over all (2n − 3)!! trees (2 ≤ n ≤ 7).
+
+    The tail is checked for every t ≥ 0 at once: Pr(d ≥ τ) is a step function of τ = ln N + t, so it
+    suffices to compare Pr(d ≥ v) with N e^{−v} at every attained loss level v ≥ ln N.
+
+    References: 004_a0cddc0a7a24fb37.txt, Lemma 5.1, Theorem 5; spec TC-M3, TC-M4.
+    """
+    S = _exact_dissimilarity(S)
+    n = require_int("n", S.shape[0], minimum=2, maximum=7)
+    qualities = tree_qualities(S)
+    opt = max(qualities.tolist())
+    losses = sorted({opt - q for q in qualities.tolist()})
+    count = tree_count(n)
+    with iv_precision(120):
+        loss_values = [_interval(v) for v in losses]
+        multiplicity = {v: 0 for v in losses}
+        for q in qualities.tolist():
+            multiplicity[opt - q] += 1
+        weights = [multiplicity[v] * iv.exp(-x) for v, x in zip(losses, loss_values)]
+        total = sum(weights, iv.mpf(0))
+        expected = sum((w * x for w, x in zip(weights, loss_values)), iv.mpf(0)) / total
+        log_count = iv.log(count)
+        bound = log_count + 1
+        tail, worst = iv.mpf(0), iv.mpf(0)
+        for x, w in zip(reversed(loss_values), reversed(weights)):  # tail = Z · Pr(d >= x), summed from the top
+            tail += w
+            if not x.b < log_count.a:
+                ratio = (tail / total) / (count * iv.exp(-x))
+                worst = iv.mpf([max(worst.a, ratio.a), max(worst.b, ratio.b)])
+        opt_iv = _interval(opt)
+        quality_ratio = (opt_iv - expected) / opt_iv
+        off = ~np.eye(n, dtype=bool)
+        relative = theorem5_relative_bound(n) if all(v >= 1 for v in S[off].tolist()) else None
+        holds = bool(expected.b <= bound.a and worst.b <= 1)
+        if relative is not None:
+            holds = holds and bool(quality_ratio.a >= iv.mpf(relative.upper))
+        return BoltzmannLossCheck(n, count, opt, iv_to_floats(expected), lemma51_expected_loss_bound(n),
+                                  iv_to_floats(worst)[1] if worst.b > 0 else 0.0, iv_to_floats(quality_ratio),
+                                  relative, holds)
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem 3 by exhaustion
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Theorem3Check:
+    """Theorem 3 checked on every Q_D-optimal tree for one S (all trees enumerated, n ≤ 7).
+
+    Attributes:
+        optimum: OPT, exact.
+        optimal_trees: every tree attaining OPT.
+        violations: (tree, child, parent) with θ(child) > θ(parent), exact; empty iff the theorem holds.
+    """
+
+    optimum: object
+    optimal_trees: tuple[ClusterTree, ...]
+    violations: tuple[tuple[ClusterTree, int, int], ...]
+
+    @property
+    def holds(self) -> bool:
+        """Every optimal tree has the (non-strict) ideal clustering property."""
+        return not self.violations
+
+
+def theorem3_check(S: object) -> Theorem3Check:
+    """Theorem 3 by exhaustion: every Q_D-maximising tree has θ(child) ≤ θ(parent) everywhere.
+
+    Why it holds: if θ(λ1) > θ(parent(λ1)) then one of the two local swaps at λ1 strictly increases Q_D
+    (Appendix A.1), contradicting optimality. Exact for integer or Fraction S; 2 ≤ n ≤ 7.
+
+    References: 004_a0cddc0a7a24fb37.txt, Theorem 3; spec TC-T8, A4.
+    """
+    S = _exact_dissimilarity(S)
+    n = require_int("n", S.shape[0], minimum=2, maximum=7)
+    qualities = tree_qualities(S).tolist()
+    optimum = max(qualities)
+    trees = tuple(tree for tree, q in zip(all_trees(n), qualities) if q == optimum)
+    violations = tuple((tree, child, parent) for tree in trees
+                       for child, parent in ideal_clustering_violations(tree, S))
+    return Theorem3Check(optimum, trees, violations)
+
+
+# ---------------------------------------------------------------------------------------------
+# Differences of Laplace variables (TC-N1, TC-N2), proved by sympy integration
+# ---------------------------------------------------------------------------------------------
+
+def laplace_difference_density(z: sympy.Expr, sigma: sympy.Expr) -> sympy.Expr:
+    """Density of Z = R − R' for iid R, R' ~ Lap(σ): (1/(4σ))(1 + |z|/σ) e^{−|z|/σ} (Lemma 6.1's proof)."""
+    return (1 + sympy.Abs(z) / sigma) * sympy.exp(-sympy.Abs(z) / sigma) / (4 * sigma)
+
+
+def expected_abs_shifted_difference(a: sympy.Expr, sigma: sympy.Expr) -> sympy.Expr:
+    """E|a + Z| = |a| + e^{−|a|/σ}(3σ + |a|)/2 for Z = R − R', R, R' iid Lap(σ) (spec TC-N2)."""
+    return sympy.Abs(a) + sympy.exp(-sympy.Abs(a) / sigma) * (3 * sigma + sympy.Abs(a)) / 2
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One identity or inequality and whether sympy proved it (``proved`` is never a numerical guess)."""
+
+    name: str
+    statement: str
+    proved: bool
+
+
+def prove_laplace_difference_facts() -> tuple[Fact, ...]:
+    """Prove TC-N1/N2 for symbolic σ > 0 and a ≥ 0 (Z is symmetric, so a ≥ 0 covers |a|) by integration.
+
+    Each fact is proved when sympy simplifies (computed − claimed) to 0, or decides the sign of the
+    difference from the positivity of the symbols; otherwise it is reported unproved.
+    """
+    z, a, s = sympy.symbols("z a sigma", positive=True)
+    r = sympy.Symbol("r", real=True)
+    f = laplace_difference_density(z, s).subs(sympy.Abs(z), z)
+    lap = sympy.exp(-sympy.Abs(r) / s) / (2 * s)
+    # For z > 0: ∫ p(r) p(r − z) dr over r < 0, 0 < r < z, r > z.
+    convolution = sum(sympy.integrate((lap * sympy.exp(-sympy.Abs(r - z) / s) / (2 * s)).subs(
+        {sympy.Abs(r): sign_r * r, sympy.Abs(r - z): sign_d * (r - z)}), (r, low, high))
+        for sign_r, sign_d, low, high in ((-1, -1, -sympy.oo, 0), (1, -1, 0, z), (1, 1, z, sympy.oo)))
+
+    def even(expr: sympy.Expr) -> sympy.Expr:  # ∫_R h(|z|) f(z) dz for the even density f
+        return 2 * sympy.integrate(expr * f, (z, 0, sympy.oo))
+
+    mean_abs, second = even(z), even(z**2)
+    # E|a + Z| for a >= 0: split ∫ |a + z| f(|z|) over z > 0, −a < z < 0, z < −a (with w = |z|).
+    shifted = (sympy.integrate((a + z) * f, (z, 0, sympy.oo)) + sympy.integrate((a - z) * f, (z, 0, a))
+               + sympy.integrate((z - a) * f, (z, a, sympy.oo)))
+    bias = sympy.exp(-a / s) * (3 * s + a) / 2
+    shifted_square = sympy.integrate((a + z) ** 2 * f, (z, 0, sympy.oo)) + sympy.integrate((a - z) ** 2 * f,
+                                                                                           (z, 0, sympy.oo))
+
+    def zero(expr: sympy.Expr) -> bool:
+        return sympy.simplify(expr) == 0
+
+    bias_slope = sympy.simplify(sympy.diff(bias, a))
+    return (
+        Fact("density", "(p * p)(z) = (1/(4σ))(1 + |z|/σ)e^{-|z|/σ} for Lap(σ) density p",
+             zero(convolution - f)),
+        Fact("total mass", "∫ f = 1", zero(even(sympy.Integer(1)) - 1)),
+        Fact("mean absolute value", "E|Z| = 3σ/2", zero(mean_abs - sympy.Rational(3, 2) * s)),
+        Fact("variance", "Var Z = E Z² = 4σ²", zero(second - 4 * s**2)),
+        Fact("variance of |Z|", "Var|Z| = 7σ²/4", zero(second - mean_abs**2 - sympy.Rational(7, 4) * s**2)),
+        Fact("shifted mean absolute value", "E|a + Z| = |a| + e^{-|a|/σ}(3σ + |a|)/2",
+             zero(shifted - expected_abs_shifted_difference(a, s))),
+        Fact("bias range", "0 <= E|a + Z| - |a| <= 3σ/2 (the excess is positive and decreasing in |a|)",
+             zero(bias.subs(a, 0) - sympy.Rational(3, 2) * s) and bool(bias.is_positive)
+             and zero(bias_slope + sympy.exp(-a / s) * (a + 2 * s) / (2 * s)) and bool((-bias_slope).is_positive)),
+        Fact("shifted variance", "Var|a + Z| = a² + 4σ² - (E|a + Z|)² <= 4σ²",
+             zero(shifted_square - a**2 - 4 * s**2) and bool(bias.is_positive)),
+    )
+
+
+def expected_noisy_dissimilarity(c_i: object, c_j: object, sigma: object) -> sympy.Expr:
+    """E[‖c̄_i − c̄_j‖_1] = Σ_l [|a_l| + e^{−|a_l|/σ}(3σ + |a_l|)/2], a = c_i − c_j, exactly (no floor; TC-N3)."""
+    sigma = require_positive("sigma", sigma)
+    first, second = np.asarray(c_i), np.asarray(c_j)
+    if first.shape != second.shape or first.ndim != 1 or first.dtype.kind not in "iu" or second.dtype.kind not in "iu":
+        raise InvalidParameterError(f"c_i and c_j must be integer count vectors of one length. Got shapes "
+                                    f"{first.shape} and {second.shape}")
+    return sympy.Add(*(expected_abs_shifted_difference(sympy.Integer(int(x) - int(y)), sigma)
+                       for x, y in zip(first, second)))
+
+
+def expected_noisy_quality(counts: np.ndarray, tree: ClusterTree, sigma: object) -> float:
+    """E_R[g(T)] without the floor: Σ_{i<j} |leaves(T[i ∨ j])|·E‖c̄_i − c̄_j‖_1 (float64; TC-N3 summed)."""
+    scale = float(require_positive("sigma", sigma))
+    counts = np.asarray(counts, dtype=np.float64)
+    if counts.ndim != 2 or not isinstance(tree, ClusterTree) or counts.shape[0] != tree.n:
+        raise InvalidParameterError(f"counts must be an (n, K) array with n = tree.n. Got shape {counts.shape}")
+    first, second = np.triu_indices(tree.n, 1)
+    gap = np.abs(counts[first] - counts[second])
+    per_pair = (gap + np.exp(-gap / scale) * (3 * scale + gap) / 2).sum(axis=1)
+    return float(tree.pair_weights()[first, second] @ per_pair)
+
+
+# ---------------------------------------------------------------------------------------------
+# Lemmas 6.1–6.3 by Monte Carlo, with a stated false-failure probability
+# ---------------------------------------------------------------------------------------------
+
+def median_of_means_failure(blocks: int) -> float:
+    """Pr(Bin(blocks, 1/4) ≥ (blocks + 1)/2): the chance that a median of ``blocks`` block statistics,
+    each outside its Chebyshev radius (2 standard deviations) with probability ≤ 1/4, is outside it."""
+    blocks = require_int("blocks", blocks, minimum=1)
+    if blocks % 2 == 0:
+        raise InvalidParameterError(f"blocks must be odd. Got {blocks}")
+    return float(scipy.stats.binom.sf((blocks + 1) // 2 - 1, blocks, 0.25))
+
+
+@dataclass(frozen=True)
+class Lemma6MonteCarlo:
+    """Lemmas 6.1–6.3 for one fixed tree, checked on Monte Carlo draws of g(T).
+
+    Each of the three verdicts is wrong with probability ≤ false_failure/3 when its lemma holds, so the
+    three together fail falsely with probability ≤ false_failure.
+
+    Attributes:
+        f: f(T) = Q_D(T; S).
+        bias_interval: a confidence interval for E g(T) − f(T) (median of block means ± 2√(V/m)).
+        bias_bound: Lemma 6.1's (3Kσ/2)ρ.
+        variance_estimate: the median of the block sample variances of g(T).
+        variance_radius: the one-sided confidence radius of ``variance_estimate``.
+        variance_bound: Lemma 6.2's 4Kσ²ρ².
+        radius: Lemma 6.3's P.
+        covered: draws with |g − f| ≤ P, out of ``draws``.
+        coverage_p_value: Pr(Bin(draws, 8/9) ≤ covered).
+        false_failure: the stated false-failure probability of the three verdicts together.
+    """
+
+    f: float
+    draws: int
+    bias_interval: tuple[float, float]
+    bias_bound: BoundResult
+    variance_estimate: float
+    variance_radius: float
+    variance_bound: BoundResult
+    radius: BoundResult
+    covered: int
+    coverage_p_value: float
+    false_failure: float
+
+    @property
+    def lemma61_holds(self) -> bool:
+        """The bias interval meets [0, (3Kσ/2)ρ]."""
+        return self.bias_interval[1] >= 0 and self.bias_interval[0] <= self.bias_bound.upper
+
+    @property
+    def variance_lower(self) -> float:
+        """A lower confidence bound on Var g(T)."""
+        return self.variance_estimate - self.variance_radius
+
+    @property
+    def lemma62_holds(self) -> bool:
+        """Var g ≤ 4Kσ²ρ² is not refuted: the lower confidence bound does not exceed it."""
+        return self.variance_lower <= self.variance_bound.upper
+
+    @property
+    def lemma63_holds(self) -> bool:
+        """Coverage ≥ 8/9 is not rejected at level false_failure/3."""
+        return self.coverage_p_value > self.false_failure / 3
+
+
+def _blocks_for(false_failure: float) -> int:
+    blocks = 1
+    while median_of_means_failure(blocks) > false_failure:
+        blocks += 2
+    return blocks
+
+
+def lemma6_statistics(samples: np.ndarray, f: object, n: object, K: object, sigma: object, *,
+                      false_failure: float = 1e-6) -> Lemma6MonteCarlo:
+    """Decide Lemmas 6.1–6.3 from draws of g(T) (the check; :func:`lemma6_monte_carlo` draws them).
+
+    - Lemma 6.1: median of means over B blocks of m draws; a block mean is off by more than 2√(V/m) with
+      probability ≤ 1/4 by Chebyshev, V = 4Kσ²ρ² ≥ Var g (Lemma 6.2, proved by Cauchy–Schwarz); B is the
+      least odd number with Pr(Bin(B, 1/4) ≥ (B+1)/2) ≤ false_failure/3.
+    - Lemma 6.2: median of block sample variances; Var(s²) ≤ μ4/m with
+      μ4^{1/4} ≤ ρσ[(2K(2K+1)(2K+2)(2K+3))^{1/4} + 3K/2] (Minkowski over pairs; |S̄ − S| ≤ Σ_l(|R_i^l| + |R_j^l|),
+      a Gamma(2K, σ) variable); the lemma is refuted only if the median exceeds 4Kσ²ρ² + 2√(μ4/m).
+    - Lemma 6.3: one-sided exact binomial test of coverage ≥ 8/9 at level false_failure/3.
+    """
+    n, K, sigma = _n_k_sigma(n, K, sigma)
+    if not (isinstance(false_failure, float) and 0 < false_failure < 1):
+        raise InvalidParameterError(f"false_failure must be a float in (0, 1). Got {false_failure!r}")
+    values = np.asarray(samples, dtype=np.float64).ravel()
+    blocks = _blocks_for(false_failure / 3)
+    if values.size < 2 * blocks or not np.isfinite(values).all():
+        raise InvalidParameterError(f"samples must hold at least {2 * blocks} finite draws. Got {values.size}")
+    per_block = values.size // blocks
+    grid = values[: blocks * per_block].reshape(blocks, per_block)
+    f_value = float(to_exact("f", f))
+    rho, scale = float(clique_quality(n)), float(sigma)
+    variance = lemma62_variance_bound(n, K, sigma)
+    mean_radius = 2 * math.sqrt(variance.upper / per_block)
+    centre = float(np.median(grid.mean(axis=1))) - f_value
+    fourth_root = rho * scale * ((2 * K * (2 * K + 1) * (2 * K + 2) * (2 * K + 3)) ** 0.25 + 1.5 * K)
+    variance_radius = 2 * math.sqrt(fourth_root**4 / per_block)
+    radius = lemma63_radius(n, K, sigma)
+    covered = int(np.count_nonzero(np.abs(values - f_value) <= radius.upper))
+    p_value = float(scipy.stats.binom.cdf(covered, values.size, 8 / 9))
+    return Lemma6MonteCarlo(f_value, int(values.size), (centre - mean_radius, centre + mean_radius),
+                            lemma61_bias_bound(n, K, sigma), float(np.median(grid.var(axis=1, ddof=1))),
+                            variance_radius, variance, radius, covered, p_value, false_failure)
+
+
+def lemma6_monte_carlo(counts: np.ndarray, tree: ClusterTree, sigma: object, rng: np.random.Generator, *,
+                       draws: int = 20_000, floor: object = 1, false_failure: float = 1e-6) -> Lemma6MonteCarlo:
+    """Draw g(T) ``draws`` times for true degree vectors ``counts`` and check Lemmas 6.1–6.3.
+
+    f(T) is computed from the same S construction (floor included when ``floor`` is not None).
+
+    References: 004_a0cddc0a7a24fb37.txt, Lemmas 6.1, 6.2, 6.3; spec TC-N4, TC-N5, TC-N6.
+    """
+    samples = noisy_quality_samples(counts, tree, sigma, draws, rng, floor=floor)
+    f = dasgupta_quality(tree, dissimilarity_matrix(np.asarray(counts), floor=floor))
+    return lemma6_statistics(samples, f, tree.n, counts.shape[1], sigma, false_failure=false_failure)
+
+
+# ---------------------------------------------------------------------------------------------
+# Footnote 2
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Footnote2Check:
+    """Footnote 2's "ε = 2 lets an attacker infer a random bit with 86% probability", recomputed.
+
+    Attributes:
+        eps: the ε of the footnote.
+        posterior: e^ε/(1 + e^ε), the largest posterior of a bit under ε-DP from a uniform prior (0.8808 at 2).
+        one_minus_exp: 1 − e^{−ε} (0.8647 at 2), which is what "86%" matches.
+        printed: the paper's 0.86.
+        posterior_matches: whether the posterior rounds to the printed two digits (False at ε = 2).
+        one_minus_exp_matches: whether 1 − e^{−ε} does (True at ε = 2).
+    """
+
+    eps: sympy.Expr
+    posterior: sympy.Expr
+    one_minus_exp: sympy.Expr
+    printed: sympy.Expr
+    posterior_matches: bool
+    one_minus_exp_matches: bool
+
+
+def footnote2_check(eps: object = 2, printed: object = "0.86") -> Footnote2Check:
+    """Recompute footnote 2 (spec A12, TC-P8): which formula gives the printed percentage, decided exactly."""
+    eps = require_positive("eps", eps)
+    printed = to_exact("printed", printed)
+    posterior = sympy.exp(eps) / (1 + sympy.exp(eps))
+    alternative = 1 - sympy.exp(-eps)
+    half_unit = sympy.Rational(1, 200)
+
+    def rounds_to(value: sympy.Expr) -> bool:
+        return exact_sign(value - printed + half_unit) >= 0 and exact_sign(value - printed - half_unit) < 0
+
+    return Footnote2Check(eps, posterior, alternative, printed, rounds_to(posterior), rounds_to(alternative))

@@ -1,0 +1,123 @@
+"""PRIVACT: private hierarchical clustering in federated networks, as mechanisms.
+
+Kolluri, Baluta, Saxena, ACM CCS 2021 (004_a0cddc0a7a24fb37.txt); exact formulas and corrections in
+specs/kolluri_private_hierarchical_clustering.md.
+
+- :mod:`~mechanisms.privact.graphs`: the federated graph, edge lists, LCC, Table 1, planted partitions.
+- :mod:`~mechanisms.privact.degree_vector`: the local randomizer (noisy degree vectors), ε per user / edge.
+- :mod:`~mechanisms.privact.strawman`: randomized response on adjacency bits (Section 2.2).
+- :mod:`~mechanisms.privact.dissimilarity`: S̄ = max(1, L1) and draws of the noisy quality g(T).
+- :mod:`~mechanisms.privact.tree`: cluster trees, Q_D, θ, local swaps and their ΔQ, m closest users.
+- :mod:`~mechanisms.privact.gentree`: GENTREE (Algorithm 1), Metropolis–Hastings at temperature 1.
+- :mod:`~mechanisms.privact.enumeration`: all (2n − 3)!! trees for n <= 8, for exact checks.
+- :mod:`~mechanisms.privact.privact`: PRIVACT end to end (Algorithm 2).
+"""
+
+from mechanisms.privact.degree_vector import (
+    NoisyDegreeVector,
+    PrivactBudget,
+    bins_for,
+    degree_vectors,
+    edge_privacy_loss,
+    noisy_degree_vectors,
+    random_partition,
+    validate_partition,
+)
+from mechanisms.privact.dissimilarity import dissimilarity_matrix, noisy_quality_samples
+from mechanisms.privact.enumeration import (
+    MAX_ENUMERATED_LEAVES,
+    all_trees,
+    pair_weight_stack,
+    swap_move_counts,
+    tree_count,
+    tree_qualities,
+)
+from mechanisms.privact.gentree import (
+    DEFAULT_ITERATIONS_PER_NODE,
+    GenTreeResult,
+    acceptance_log_probability,
+    gentree,
+    proposal_moves,
+)
+from mechanisms.privact.graphs import (
+    SOCIAL_GRAPHS_ENV,
+    TABLE1,
+    SocialGraph,
+    load_social_graph,
+    planted_partition_graph,
+    read_edge_list,
+    social_graph_or_fallback,
+    social_graphs_dir,
+)
+from mechanisms.privact.privact import (
+    PrivactReports,
+    PrivactResult,
+    aggregate,
+    estimated_degrees,
+    local_reports,
+    privact,
+)
+from mechanisms.privact.strawman import AdjacencyRandomizedResponse
+from mechanisms.privact.tree import (
+    ClusterTree,
+    clique_constant,
+    closest_users,
+    cross_sums,
+    dasgupta_quality,
+    ideal_clustering_violations,
+    local_swap_delta,
+    random_tree,
+    swap_delta,
+    thetas,
+    validate_dissimilarity,
+)
+
+__all__ = [
+    "DEFAULT_ITERATIONS_PER_NODE",
+    "MAX_ENUMERATED_LEAVES",
+    "SOCIAL_GRAPHS_ENV",
+    "TABLE1",
+    "AdjacencyRandomizedResponse",
+    "ClusterTree",
+    "GenTreeResult",
+    "NoisyDegreeVector",
+    "PrivactBudget",
+    "PrivactReports",
+    "PrivactResult",
+    "SocialGraph",
+    "acceptance_log_probability",
+    "aggregate",
+    "all_trees",
+    "bins_for",
+    "clique_constant",
+    "closest_users",
+    "cross_sums",
+    "dasgupta_quality",
+    "degree_vectors",
+    "dissimilarity_matrix",
+    "edge_privacy_loss",
+    "estimated_degrees",
+    "gentree",
+    "ideal_clustering_violations",
+    "load_social_graph",
+    "local_reports",
+    "local_swap_delta",
+    "noisy_degree_vectors",
+    "noisy_quality_samples",
+    "pair_weight_stack",
+    "planted_partition_graph",
+    "privact",
+    "proposal_moves",
+    "random_partition",
+    "random_tree",
+    "read_edge_list",
+    "social_graph_or_fallback",
+    "social_graphs_dir",
+    "swap_delta",
+    "swap_move_counts",
+    "thetas",
+    "tree_count",
+    "tree_qualities",
+    "validate_dissimilarity",
+    "validate_partition",
+]
