@@ -31,7 +31,7 @@ from mechanisms.parameters import InvalidParameterError, exact_sign, require_int
 __all__ = [
     "KL_CONSTANT",
     "Lemma4Witness",
-    "LemmaCheck",
+    "TraceLemmaCheck",
     "check_privacy_lemmas",
     "UniformRoundsWitness",
     "eps_bounds_gap",
@@ -459,7 +459,7 @@ def eps_bounds_gap(m: object, n: object, P: object, D: object, R: object, T: obj
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class LemmaCheck:
+class TraceLemmaCheck:
     """One inequality of the privacy proof checked at every round of every sequence of an exact trace.
 
     Attributes:
@@ -480,19 +480,19 @@ class LemmaCheck:
 
 
 def _lemma_check(name: str, where: str, ratios: np.ndarray, mask: np.ndarray, trace: PrivacyLossTrace,
-                 what: str) -> LemmaCheck:
+                 what: str) -> TraceLemmaCheck:
     values = np.where(mask, ratios, -np.inf)
     if not mask.any():
-        return LemmaCheck(name, _source(where), 0.0, True, None, f"{what}: no case to check in this trace")
+        return TraceLemmaCheck(name, _source(where), 0.0, True, None, f"{what}: no case to check in this trace")
     row, t = np.unravel_index(int(values.argmax()), values.shape)
     worst = float(values[row, t])
     sequence = tuple(trace.sequences[row].tolist())
-    return LemmaCheck(name, _source(where), worst, worst <= 1 + 1e-9, (sequence, int(t)),
+    return TraceLemmaCheck(name, _source(where), worst, worst <= 1 + 1e-9, (sequence, int(t)),
                       f"{what}: largest ratio to the bound {worst:.4g} at b={sequence}, t={t} "
                       f"over {int(mask.sum())} cases")
 
 
-def check_privacy_lemmas(trace: PrivacyLossTrace, P: object) -> tuple[LemmaCheck, ...]:
+def check_privacy_lemmas(trace: PrivacyLossTrace, P: object) -> tuple[TraceLemmaCheck, ...]:
     """Lemmas 12, 18, 14/19, the leaky-round corollary and Theorem 11/17 on every sequence of an exact trace.
 
     Args:
@@ -500,7 +500,7 @@ def check_privacy_lemmas(trace: PrivacyLossTrace, P: object) -> tuple[LemmaCheck
         P: the client's peers in the larger pattern U (the theorems need P >= 6m).
 
     Returns:
-        One :class:`LemmaCheck` per inequality: |E_t| <= 3 lambda / W_t (Lemma 12); |E_t| <= 3(2D+2R+1) lambda /
+        One :class:`TraceLemmaCheck` per inequality: |E_t| <= 3 lambda / W_t (Lemma 12); |E_t| <= 3(2D+2R+1) lambda /
         C_t (Lemma 18); after a leaky round C_{t+1} <= (1 - 1/(3m(2D+2R+1))) C_t (Lemma 19; W_t for Lemma 14
         at D = R = 0); #leaky rounds <= the corollary's bound with n = |U|; max_b |E(b)| <= Theorem 11's bound
         (D = R = 0) or Theorem 17's (paper form).

@@ -122,7 +122,7 @@ def verify_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str
 
     A mechanism whose neighbour relation is a metric (e.g. gkrr) is checked for metric DP, ratio <= exp(eps d).
     """
-    from proofs.registry import check
+    from proofs.claim import check
 
     mech = _mechanism(mechanism, params)
     metric_dp = metric is not None or isinstance(mech.neighbours, Metric)
