@@ -12,7 +12,8 @@ from mechanisms.parameters import InvalidParameterError, UndecidedSignError
 from proofs.certificate import Certificate, Verdict
 from proofs.guarantees import Guarantee, MetricDP
 
-__all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "family_claim", "instance_claim", "mechanism_claim"]
+__all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "deferred_instance_claim", "family_claim", "instance_claim",
+           "mechanism_claim"]
 
 
 @dataclass(frozen=True)
@@ -87,8 +88,20 @@ def instance_claim(id: str, source: str, mechanism: Mechanism, guarantee: Guaran
     """A claim that ``mechanism`` (any mechanism object, catalogued or composed) satisfies ``guarantee``."""
     scope = relation.description if relation is not None else mechanism.neighbours.description
     statement = f"{mechanism.describe()} is {guarantee} ({scope})" + (f"; {note}" if note else "")
+    return deferred_instance_claim(id, source, statement, lambda: (mechanism, guarantee), expected, relation=relation)
+
+
+def deferred_instance_claim(id: str, source: str, statement: str,
+                            build: Callable[[], tuple[Mechanism, Guarantee]], expected: Verdict, *,
+                            relation: NeighbourRelation | None = None) -> Claim:
+    """An instance claim whose mechanism and guarantee are built only when it is checked.
+
+    For guarantees computed by the accountant (a theorem's eps at the instance's parameters): building
+    them when the registry is imported would import the accountant, which itself imports proofs.
+    """
 
     def run() -> ClaimOutcome:
+        mechanism, guarantee = build()
         certificate = check(mechanism, guarantee, relation=relation)
         return ClaimOutcome(certificate.verdict, certificate.method, certificate.evidence, certificate)
 

@@ -15,7 +15,7 @@ import sympy
 from mechanisms.online_recommendation import PREC, Instance, PRECSim, PRECTranscript, planted_pair
 from mechanisms.parameters import exact_sign
 from proofs.certificate import Verdict
-from proofs.claim import Claim, computed_claim, instance_claim
+from proofs.claim import Claim, computed_claim, deferred_instance_claim
 from proofs.guarantees import PureDP
 
 __all__ = ["CLAIMS"]
@@ -28,22 +28,29 @@ def _source(where: str) -> str:
     return f"{_PAPER}, {where}"
 
 
-def _theorem11_eps(mechanism: PRECTranscript, m: int, T: int) -> sympy.Expr:
+def _theorem11_pair() -> tuple[PRECTranscript, PureDP]:
+    """A hostile planted pair for p-REC_sim (m = 2, T = 5, 12 peers) and Theorem 11's eps at its peer count."""
     from accountant import eps_upper_sim
 
-    return eps_upper_sim(m, T, mechanism.min_peers()).value
+    mechanism = planted_pair(PRECSim(2, 5), P=12, others=9, hostile=True, rng=np.random.default_rng(0))
+    return mechanism, PureDP(eps_upper_sim(2, 5, mechanism.min_peers()).value)
 
 
-def _theorem17_eps(mechanism: PRECTranscript, m: int, T: int, D: int, R: int) -> sympy.Expr:
+def _theorem17_pair() -> tuple[PRECTranscript, PureDP]:
+    """A planted pair for p-REC with D = 2 diverse rounds (m = 2, T = 6) and Theorem 17's printed eps."""
     from accountant import eps_upper_prec
 
-    return eps_upper_prec(m, T, D, R, mechanism.min_peers(), form="paper").value
+    mechanism = planted_pair(PREC(2, 6, 2, 0), P=12, others=4, rng=np.random.default_rng(1))
+    return mechanism, PureDP(eps_upper_prec(2, 6, 2, 0, mechanism.min_peers(), form="paper").value)
 
 
-_SIM = planted_pair(PRECSim(2, 5), P=12, others=9, hostile=True, rng=np.random.default_rng(0))
-_PREC = planted_pair(PREC(2, 6, 2, 0), P=12, others=4, rng=np.random.default_rng(1))
-_UNIFORM_FREE = PRECTranscript.adjacent_pair(PRECSim(2, 3, gamma=0), Instance(2, [{0}] * 3, [[0, 0, 0]] * 12 + [[1, 1, 1]] * 5),
-                                             range(16), 16)
+def _without_uniform_rounds() -> tuple[PRECTranscript, PureDP]:
+    """p-REC_sim with gamma = 0 on 12 agreeing voters plus 5 dissenters, against Theorem 11's eps."""
+    from accountant import eps_upper_sim
+
+    instance = Instance(2, [{0}] * 3, [[0, 0, 0]] * 12 + [[1, 1, 1]] * 5)
+    mechanism = PRECTranscript.adjacent_pair(PRECSim(2, 3, gamma=0), instance, range(16), 16)
+    return mechanism, PureDP(eps_upper_sim(2, 3, mechanism.min_peers()).value)
 
 
 def _theorem7() -> tuple[Verdict, str]:
@@ -121,13 +128,15 @@ def _uniform_rounds() -> tuple[Verdict, str]:
 
 
 CLAIMS: tuple[Claim, ...] = (
-    instance_claim("thm11-prec-sim-privacy", _source("Theorem 11"), _SIM, PureDP(_theorem11_eps(_SIM, 2, 5)), _P,
-                   note="Theorem 11's eps at the pair's peer count, for a hostile voter set"),
-    instance_claim("thm17-prec-privacy", _source("Theorem 17"), _PREC, PureDP(_theorem17_eps(_PREC, 2, 6, 2, 0)), _P,
-                   note="Theorem 17's printed eps with D = 2 diverse rounds"),
-    instance_claim("prec-without-uniform-rounds", "dpcert negative control (p-REC_sim with gamma = 0)", _UNIFORM_FREE,
-                   PureDP(_theorem11_eps(_UNIFORM_FREE, 2, 3)), _R,
-                   note="without the uniform rounds a recommendation can have probability 0 on one side"),
+    deferred_instance_claim("thm11-prec-sim-privacy", _source("Theorem 11"),
+                            "p-REC_sim's transcript (m = 2, T = 5) is eps-DP at Theorem 11's eps = 18 m^2 ln(T)/P for a "
+                            "hostile planted voter set with P = 12 peers (Definition 1)", _theorem11_pair, _P),
+    deferred_instance_claim("thm17-prec-privacy", _source("Theorem 17"),
+                            "p-REC's transcript (m = 2, T = 6, D = 2, R = 0) is eps-DP at Theorem 17's printed eps "
+                            "36 m^2 (2D + 2R + 1) ln(T/(R+1))/P (Definition 1)", _theorem17_pair, _P),
+    deferred_instance_claim("prec-without-uniform-rounds", "dpcert negative control (p-REC_sim with gamma = 0)",
+                            "p-REC_sim without its uniform rounds (gamma = 0) is eps-DP at Theorem 11's eps",
+                            _without_uniform_rounds, _R),
     computed_claim("thm7-lower-bound", _source("Theorem 7 (Lemma 8)"),
                    "an eps-DP recommender with worst expected loss L needs eps >= ln(T/(2L))/P", _C, _theorem7),
     computed_claim("lemmas12-13-per-round-leakage", _source("Lemmas 12 and 13"),
