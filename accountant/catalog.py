@@ -105,10 +105,32 @@ def _user_level_families() -> dict[str, BoundFamily]:
     }
 
 
+def _system_families() -> dict[str, BoundFamily]:
+    from accountant.online_recommendation_bounds import online_recommendation_family
+    from accountant.privact_bounds import privact_family
+
+    return {
+        "p-rec": BoundFamily(
+            "p-rec", "p-REC's loss and eps bounds, upper and lower (001_8845c8f909738498.txt)",
+            online_recommendation_family,
+            (ParameterSpec("m", "objects per round (integer >= 2)", REQUIRED),
+             ParameterSpec("n", "number of voters (integer >= P)", REQUIRED),
+             ParameterSpec("P", "peers of the client: voters within distance R (integer >= 1)", REQUIRED),
+             ParameterSpec("T", "number of rounds (integer >= 2)", REQUIRED),
+             ParameterSpec("D", "rounds with several liked objects (integer >= 0)", 0),
+             ParameterSpec("R", "peers' distance to the client (integer >= 0)", 0))),
+        "privact": BoundFamily(
+            "privact", "PrivaCT's tree-quality bounds at per-edge eps (004_a0cddc0a7a24fb37.txt)", privact_family,
+            (ParameterSpec("n", "number of users (integer >= 3)", REQUIRED),
+             ParameterSpec("eps_edge", "per-edge eps > 0 (Laplace scale 2/eps_edge per bin)", REQUIRED),
+             ParameterSpec("K", "number of bins (default floor(ln n))", None))),
+    }
+
+
 _SHUFFLE = _shuffle_families()
 BOUND_FAMILIES: dict[str, BoundFamily] = {**_PAPER, "maxsense-users": _MAXSENSE,
                                           "shuffle": _SHUFFLE["shuffle"], "composition": _SHUFFLE["composition"],
-                                          **_user_level_families()}
+                                          **_user_level_families(), **_system_families()}
 """``dpcert bound NAME``."""
 
 CALIBRATIONS: dict[str, BoundFamily] = {"shuffle": _SHUFFLE["calibrate-shuffle"]}

@@ -56,6 +56,7 @@ __all__ = [
     "theorem2_bounds",
     "uniform_round_loss",
     "uniform_rounds_order_witness",
+    "online_recommendation_family",
 ]
 
 SOURCE = "001_8845c8f909738498.txt"
@@ -271,7 +272,8 @@ def _loss_upper(m: int, n: int, P: int, R: int, T: int, form: str, name: str, wh
         greedy = greedy_loss_bound(m, n, P, R).value
         note = "proof's form: ln((2R+1)n/((R+1)P)) / -ln(1 - 1/(2m(2R+1))) + gamma T"
     uniform = uniform_round_loss(m, T, R)
-    return _result(name, where, greedy + (uniform.value or 0), "loss", _tau_conditions(m, T, R), note)
+    return _result(name if form == "paper" else f"{name}-tight", where, greedy + (uniform.value or 0), "loss",
+                   _tau_conditions(m, T, R), note)
 
 
 def loss_upper_sim(m: object, n: object, P: object, T: object, *, form: str = "paper") -> BoundResult:
@@ -705,3 +707,19 @@ def online_recommendation_facts() -> tuple[SymbolicFact, ...]:
     identity("S11: exp(-(D+R)/6) <= 1/T iff D + R >= 6 ln T: at D + R = 6 ln(T w), 1 - T e^{-(D+R)/6} = (w-1)/w",
              "Theorem 15", 1 - T * sympy.exp(-6 * sympy.log(T * w) / 6) - (w - 1) / w)
     return tuple(facts)
+
+
+def online_recommendation_family(m: object, n: object, P: object, T: object, D: object = 0,
+                                 R: object = 0) -> list[BoundResult]:
+    """``dpcert bound p-rec``: p-REC's loss and eps bounds side by side for one configuration.
+
+    Theorem 16's loss upper bound and Theorem 17's eps upper bound (printed and tight forms), Theorem 6's
+    loss lower bound (every algorithm), and Theorem 1's eps lower bound at Theorem 16's loss.
+
+    References: 001_8845c8f909738498.txt, Theorems 1, 2, 6, 16 and 17.
+    """
+    loss = [loss_upper_prec(m, n, P, R, T, form=form) for form in FORMS]
+    results = [*loss, *(eps_upper_prec(m, T, D, R, P, form=form) for form in FORMS), loss_lower_nonprivate(m, n, P, R)]
+    if loss[0].valid:
+        results.append(eps_lower(T, loss[0].value, D, R, P))
+    return results

@@ -39,6 +39,7 @@ from mechanisms.parameters import InvalidParameterError, exact_sign, require_int
 from mechanisms.privact import (
     TABLE1,
     ClusterTree,
+    PrivactBudget,
     bins_for,
     all_trees,
     clique_constant,
@@ -75,12 +76,14 @@ __all__ = [
     "lemma6_monte_carlo",
     "lemma6_statistics",
     "median_of_means_failure",
+    "privact_family",
     "prove_laplace_difference_facts",
     "theorem3_check",
     "theorem5_relative_bound",
     "theorem6_bound",
     "theorem6_relative_bound",
     "theorem6_vacuity_table",
+    "log_tree_count",
 ]
 
 SOURCE = "004_a0cddc0a7a24fb37.txt"
@@ -213,6 +216,15 @@ def theorem6_vacuity_table(*, sigma_per_eps: str = "user") -> list[Theorem6Row]:
 # Lemma 5.1 / Theorem 5, clean form
 # ---------------------------------------------------------------------------------------------
 
+def log_tree_count(n: int) -> sympy.Expr:
+    """ln N, N = (2n − 3)!! trees: exactly log((2n−3)!!) for n <= 200, else
+    loggamma(2n − 1) − (n − 1) ln 2 − loggamma(n) unevaluated (N has thousands of digits at n ~ 2000)."""
+    if n <= 200:
+        return sympy.log(tree_count(n))
+    return (sympy.loggamma(2 * n - 1, evaluate=False) - (n - 1) * sympy.log(2)
+            - sympy.loggamma(n, evaluate=False))
+
+
 def lemma51_expected_loss_bound(n: object) -> BoundResult:
     """E[OPT − Q_D(T)] ≤ ln((2n − 3)!!) + 1 for T drawn exactly from Pr(T) ∝ e^{Q_D(T)} (clean Lemma 5.1).
 
@@ -221,7 +233,7 @@ def lemma51_expected_loss_bound(n: object) -> BoundResult:
     """
     n = require_int("n", n, minimum=2)
     return BoundResult("lemma5.1-expected-loss", f"{SOURCE}, Lemma 5.1 (clean form, spec A5)",
-                       sympy.log(tree_count(n)) + 1, "quality",
+                       log_tree_count(n) + 1, "quality",
                        note="exact Boltzmann samples at temperature 1 only; says nothing about a finite MCMC run")
 
 
@@ -232,7 +244,7 @@ def lemma51_tail_bound(n: object, t: object) -> BoundResult:
     if exact_sign(t) < 0:
         raise InvalidParameterError(f"t must be >= 0. Got {t}")
     return BoundResult("lemma5.1-tail", f"{SOURCE}, Lemma 5.1 (clean form, spec A5)", sympy.exp(-t), "probability",
-                       note=f"threshold OPT - ln({tree_count(n)}) - t")
+                       note=f"threshold OPT - ln N - t, ln N = {log_tree_count(n)} (N = (2n - 3)!! trees)")
 
 
 def theorem5_relative_bound(n: object) -> BoundResult:
@@ -242,7 +254,7 @@ def theorem5_relative_bound(n: object) -> BoundResult:
     paper's 1 − c·log n/(n² − 1) has this shape with c = 3(ln N + 1)/(n ln n) = O(1).
     """
     n = require_int("n", n, minimum=2)
-    value = 1 - 3 * (sympy.log(tree_count(n)) + 1) / (n * (n**2 - 1))
+    value = 1 - 3 * (log_tree_count(n) + 1) / (n * (n**2 - 1))
     return BoundResult("theorem5-relative", f"{SOURCE}, Theorem 5 (clean form, spec A5)", value, "ratio",
                        note="lower bound on E[Q_D]/OPT; requires S >= 1 off the diagonal; exact Boltzmann samples")
 
@@ -624,3 +636,22 @@ def footnote2_check(eps: object = 2, printed: object = "0.86") -> Footnote2Check
         return exact_sign(value - printed + half_unit) >= 0 and exact_sign(value - printed - half_unit) < 0
 
     return Footnote2Check(eps, posterior, alternative, printed, rounds_to(posterior), rounds_to(alternative))
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line's bound family
+# ---------------------------------------------------------------------------------------------
+
+def privact_family(n: object, eps_edge: object, K: object = None) -> list[BoundResult]:
+    """``dpcert bound privact``: every bound of the paper for n users at per-edge ε (σ = 2/ε_edge).
+
+    K defaults to ⌊ln n⌋ (the paper's bins). Returns Lemmas 6.1–6.3, Theorem 6 (heuristic, see its note),
+    and the clean Lemma 5.1 / Theorem 5 forms, which do not depend on ε.
+
+    References: 004_a0cddc0a7a24fb37.txt, Lemmas 5.1, 6.1–6.3, Theorems 5 and 6.
+    """
+    n = require_int("n", n, minimum=3)
+    sigma = PrivactBudget.from_eps_edge(eps_edge).sigma
+    K = bins_for(n) if K is None else require_int("K", K, minimum=1, maximum=n)
+    return [lemma61_bias_bound(n, K, sigma), lemma62_variance_bound(n, K, sigma), lemma63_radius(n, K, sigma),
+            theorem6_bound(n, K, sigma), lemma51_expected_loss_bound(n), theorem5_relative_bound(n)]

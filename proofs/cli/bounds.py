@@ -53,7 +53,7 @@ _method_option = click.option("--method", default=None, help="only the result wi
 @json_option
 def bound_command(family: str, params: tuple[str, ...], method: str | None, as_json: bool) -> None:
     """Evaluate every bound of FAMILY: ldp-mutual-information, fano, maxsense-users, shuffle, composition,
-    emd-discrete, group-privacy.
+    emd-discrete, group-privacy, p-rec, privact.
 
     Each result carries its source (paper and theorem), the exact value, floats rounded outward
     (upper, lower), its units, and whether the theorem's conditions hold at these inputs (valid).

@@ -4,6 +4,7 @@ the spec's reference table, and one-line errors for bad input."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -46,6 +47,30 @@ def test_fano_thresholds_and_method_filter(capsys):
     assert results[0]["lower"] == pytest.approx(6930.09, abs=0.01)
 
 
+def test_p_rec_family_reproduces_the_papers_example(capsys):
+    # 001 spec section 4: m = 2, T = 200, P = 12, n = 2012 gives Theorem 16's loss bound 21.2; the tight form is
+    # below the printed one, and Theorem 1's eps lower bound lies below Theorem 17's upper bound
+    code, out, _ = run(capsys, "bound", "p-rec", "--param", "m=2", "--param", "n=2012", "--param", "P=12",
+                       "--param", "T=200", "--json")
+    results = {r["name"]: r for r in json.loads(out)["results"]}
+    assert code == 0 and set(results) == {"theorem16", "theorem16-tight", "theorem17", "theorem17-tight",
+                                          "theorem6", "theorem1"}
+    assert results["theorem16"]["upper"] == pytest.approx(21.16, abs=0.01)
+    assert results["theorem16-tight"]["upper"] < results["theorem16"]["lower"]
+    assert results["theorem1"]["upper"] < results["theorem17-tight"]["lower"] < results["theorem17"]["lower"]
+
+
+def test_privact_family_at_the_papers_scale(capsys):
+    # 004 spec TC-N7: at n = 1843 (K = floor(ln n) = 7) and eps_edge = 1 (sigma = 2), Theorem 6's bound is
+    # (3K + 12 sqrt K) sigma rho with rho = (n^3 - n)/3; ln((2n - 3)!!) has thousands of digits' worth of N
+    code, out, _ = run(capsys, "bound", "privact", "--param", "n=1843", "--param", "eps_edge=1", "--json")
+    results = {r["name"]: r for r in json.loads(out)["results"]}
+    rho = (1843**3 - 1843) / 3
+    assert code == 0 and results["theorem6"]["upper"] == pytest.approx((21 + 12 * 7**0.5) * 2 * rho, rel=1e-12)
+    assert results["lemma5.1-expected-loss"]["lower"] == pytest.approx(
+        1 + sum(math.log(k) for k in range(1, 2 * 1843 - 2, 2)), rel=1e-9)
+
+
 @pytest.mark.parametrize("argv, named", [
     (("bound", "nope"), "family"),
     (("bound", "ldp-mutual-information", "--param", "N=10", "--param", "w=11", "--param", "eps=1"), "w"),
@@ -53,6 +78,10 @@ def test_fano_thresholds_and_method_filter(capsys):
     (("bound", "ldp-mutual-information", "--param", "N=10", "--param", "w=2"), "eps"),
     (("bound", "fano", "--param", "N=10", "--param", "eps=1", "--param", "zeta=1"), "zeta"),
     (("bound", "fano", "--param", "N=10", "--param", "eps=1", "--method", "theorem99"), "--method"),
+    (("bound", "p-rec", "--param", "m=1", "--param", "n=100", "--param", "P=5", "--param", "T=20"), "m"),
+    (("bound", "p-rec", "--param", "m=2", "--param", "n=100", "--param", "P=5"), "T"),
+    (("bound", "privact", "--param", "n=2", "--param", "eps_edge=1"), "n"),
+    (("bound", "privact", "--param", "n=100", "--param", "eps_edge=0"), "eps_edge"),
     (("simulate", "maxsense", "--param", "N=10", "--param", "U=10", "--param", "w=11", "--param", "eps=1"), "w"),
     (("simulate", "maxsense", "--param", "N=10", "--param", "U=10", "--param", "w=2"), "eps"),
     (("simulate", "maxsense", "--param", "N=10", "--param", "U=10", "--param", "w=2", "--param", "eps=1",
