@@ -17,51 +17,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 
 import numpy as np
 
 from accountant.privact_bounds import TABLE2
-from mechanisms.privact import (
-    PrivactBudget,
-    aggregate,
-    bins_for,
-    clique_constant,
-    dasgupta_quality,
-    degree_vectors,
-    dissimilarity_matrix,
-    gentree,
-    local_reports,
-    random_partition,
-    social_graph_or_fallback,
-)
+from mechanisms.privact import compare_utility, social_graph_or_fallback
 
 
 def run_network(name: str, eps_values: list[str], seed: int, per_node: int, data_dir: str | None) -> dict:
-    """One seed on one network: the non-private tree and one private tree per ε."""
+    """One seed on one network: the non-private tree and one private tree per ε (:func:`compare_utility`)."""
     graph = social_graph_or_fallback(name, data_dir, rng=seed)
-    rng = np.random.default_rng(seed)
-    K = bins_for(graph.n)
-    partition = random_partition(graph.n, K, rng)
-    S = dissimilarity_matrix(degree_vectors(graph, partition, K))
-    rho = clique_constant(graph.n)
-    start = time.perf_counter()
-    baseline = gentree(S, rng, iterations_per_node=per_node)
-    seconds = time.perf_counter() - start
-    reference = baseline.quality
-    row = {"network": name, "source": graph.source, "n": graph.n, "edges": graph.edge_count, "K": K, "seed": seed,
-           "nonprivate_seconds": round(seconds, 1), "relative_utility": round(reference / rho, 3),
+    result = compare_utility(graph, eps_values, np.random.default_rng(seed), iterations_per_node=per_node)
+    row = {"network": name, "source": graph.source, "n": graph.n, "edges": graph.edge_count, "K": result.K,
+           "seed": seed, "nonprivate_seconds": round(result.seconds, 1),
+           "relative_utility": round(result.relative_utility, 3),
            "paper_relative_utility": float(TABLE2[name][0]), "private": []}
-    for eps in eps_values:
-        start = time.perf_counter()
-        reports = local_reports(graph, PrivactBudget.from_eps_edge(eps), rng, partition=partition)
-        result = aggregate(reports, rng, iterations_per_node=per_node)
-        seconds = time.perf_counter() - start
-        quality = dasgupta_quality(result.tree, S)
+    for eps, run in zip(eps_values, result.private):
         paper = TABLE2[name][1].get(f"{float(eps):.1f}")
-        row["private"].append({"eps_edge": eps, "eps_user": str(result.eps_user), "seconds": round(seconds, 1),
-                               "relative_utility": round(quality / rho, 3),
-                               "loss_percent": round(100 * abs(quality - reference) / reference, 2),
+        row["private"].append({"eps_edge": eps, "eps_user": str(run.eps_user), "seconds": round(run.seconds, 1),
+                               "relative_utility": round(run.relative_utility, 3),
+                               "loss_percent": round(100 * run.loss, 2),
                                "paper_loss_percent": None if paper is None else float(paper)})
     return row
 

@@ -15,6 +15,8 @@ spec §2.5, A1, TC-P5.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,9 +34,10 @@ from mechanisms.privact.degree_vector import (
 from mechanisms.privact.dissimilarity import dissimilarity_matrix
 from mechanisms.privact.gentree import DEFAULT_ITERATIONS_PER_NODE, GenTreeResult, gentree
 from mechanisms.privact.graphs import SocialGraph
-from mechanisms.privact.tree import ClusterTree, closest_users
+from mechanisms.privact.tree import ClusterTree, clique_constant, closest_users, dasgupta_quality
 
-__all__ = ["PrivactReports", "PrivactResult", "aggregate", "estimated_degrees", "local_reports", "privact"]
+__all__ = ["PrivateTreeUtility", "PrivactReports", "PrivactResult", "UtilityComparison", "aggregate", "compare_utility",
+           "estimated_degrees", "local_reports", "privact"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,3 +140,68 @@ def privact(graph: SocialGraph, eps_edge: object, rng: np.random.Generator, *, K
     """
     reports = local_reports(graph, PrivactBudget.from_eps_edge(eps_edge), rng, K=K)
     return aggregate(reports, rng, iterations_per_node=iterations_per_node, iterations=iterations)
+
+
+@dataclass(frozen=True)
+class PrivateTreeUtility:
+    """One private tree scored against the non-private one (both with the noiseless S).
+
+    Attributes:
+        eps_edge, eps_user: the budget spent (σ = 2/ε_edge).
+        relative_utility: Q_D(T_dp; S)/ρ.
+        loss: |Q_D(T_dp; S) − Q_D(T; S)| / Q_D(T; S), the paper's utility loss (EQ1).
+        seconds: wall-clock time of the users' reports and the aggregation.
+    """
+
+    eps_edge: sympy.Expr
+    eps_user: sympy.Expr
+    relative_utility: float
+    loss: float
+    seconds: float
+
+
+@dataclass(frozen=True)
+class UtilityComparison:
+    """PRIVACT against the non-private tree on one public partition (the paper's Table 2 measurement).
+
+    Attributes:
+        n, K, rho: users, bins and ρ = (n³ − n)/3.
+        relative_utility: Q_D(T; S)/ρ of the non-private GENTREE tree on S = max(1, ‖c_i − c_j‖_1).
+        seconds: wall-clock time of the non-private GENTREE run.
+        private: one :class:`PrivateTreeUtility` per ε_edge.
+    """
+
+    n: int
+    K: int
+    rho: int
+    relative_utility: float
+    seconds: float
+    private: tuple[PrivateTreeUtility, ...]
+
+
+def compare_utility(graph: SocialGraph, eps_edges: Sequence[object], rng: np.random.Generator, *,
+                    iterations_per_node: int = DEFAULT_ITERATIONS_PER_NODE) -> UtilityComparison:
+    """The paper's utility experiment: one partition, the non-private tree, and PRIVACT's tree per ε_edge.
+
+    Both trees are scored with the noiseless S, as in the paper's code (004_a0cddc0a7a24fb37.txt, Section 6,
+    Table 2, EQ1).
+    """
+    if not isinstance(graph, SocialGraph):
+        raise InvalidParameterError(f"graph must be a SocialGraph. Got {type(graph).__name__}")
+    budgets = [PrivactBudget.from_eps_edge(eps) for eps in eps_edges]
+    K = bins_for(graph.n)
+    partition = random_partition(graph.n, K, rng)
+    S = dissimilarity_matrix(degree_vectors(graph, partition, K))
+    rho = clique_constant(graph.n)
+    start = time.perf_counter()
+    reference = gentree(S, rng, iterations_per_node=iterations_per_node).quality
+    seconds = time.perf_counter() - start
+    private = []
+    for budget in budgets:
+        start = time.perf_counter()
+        result = aggregate(local_reports(graph, budget, rng, partition=partition), rng,
+                           iterations_per_node=iterations_per_node)
+        quality = dasgupta_quality(result.tree, S)
+        private.append(PrivateTreeUtility(budget.eps_edge, budget.eps_user, float(quality / rho),
+                                          float(abs(quality - reference) / reference), time.perf_counter() - start))
+    return UtilityComparison(graph.n, K, rho, float(reference / rho), seconds, tuple(private))

@@ -71,6 +71,19 @@ def test_privact_family_at_the_papers_scale(capsys):
         1 + sum(math.log(k) for k in range(1, 2 * 1843 - 2, 2)), rel=1e-9)
 
 
+def test_simulate_privact_reports_both_eps_and_the_utility_loss(capsys, tmp_path):
+    # 004 Algorithm 2 on a generated lastfm-sized graph (the data folder is pointed at an empty directory):
+    # eps per user is half eps per edge (spec A1), Q_D/rho >= 1 because S >= 1 off the diagonal (Theorem 4),
+    # and the loss is a fraction of the non-private tree's quality
+    code, out, _ = run(capsys, "simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=1,2",
+                       "--param", "iterations_per_node=5", "--param", f"data_dir={tmp_path}", "--seed", "3", "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["source"] == "generated" and payload["K"] == 7
+    assert [(r["eps_edge"], r["eps_user"]) for r in payload["private"]] == [("1", "1/2"), ("2", "1")]
+    assert payload["nonprivate_relative_utility"] >= 1
+    assert all(r["relative_utility"] >= 1 and 0 <= r["loss"] < 1 for r in payload["private"])
+
+
 @pytest.mark.parametrize("argv, named", [
     (("bound", "nope"), "family"),
     (("bound", "ldp-mutual-information", "--param", "N=10", "--param", "w=11", "--param", "eps=1"), "w"),
@@ -81,6 +94,9 @@ def test_privact_family_at_the_papers_scale(capsys):
     (("bound", "p-rec", "--param", "m=1", "--param", "n=100", "--param", "P=5", "--param", "T=20"), "m"),
     (("bound", "p-rec", "--param", "m=2", "--param", "n=100", "--param", "P=5"), "T"),
     (("bound", "privact", "--param", "n=2", "--param", "eps_edge=1"), "n"),
+    (("simulate", "privact", "--param", "network=facebook", "--param", "eps_edge=1"), "network"),
+    (("simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=-1"), "eps_edge"),
+    (("simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=1", "--param", "K=3"), "K"),
     (("bound", "privact", "--param", "n=100", "--param", "eps_edge=0"), "eps_edge"),
     (("simulate", "maxsense", "--param", "N=10", "--param", "U=10", "--param", "w=11", "--param", "eps=1"), "w"),
     (("simulate", "maxsense", "--param", "N=10", "--param", "U=10", "--param", "w=2"), "eps"),
