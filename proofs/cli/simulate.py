@@ -20,10 +20,11 @@ _COMMON = ("N", "U", "w", "eps", "sampling")
 
 
 _PRIVACT = ("network", "eps_edge", "iterations_per_node", "data_dir")
+_PREC = ("m", "T", "P", "others", "D", "R", "hostile", "runs")
 
 
 @click.command("simulate")
-@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, "privact"])))
+@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, "privact", "p-rec"])))
 @param_option
 @click.option("--seed", default=0, show_default=True, help="seed of the run")
 @json_option
@@ -37,9 +38,13 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     privact: network (lastfm | delicious | douban; a random graph of the same size when the data folder is
     absent), eps_edge (per-edge eps, comma-separated for several), iterations_per_node (default 1000),
     data_dir; reports the private trees' quality against the non-private tree (the paper's Table 2).
+
+    p-rec: m (objects per round), T (rounds), P (peers within distance R), others (other voters), D, R
+    (default 0), hostile (true: the others vote for disliked objects; default false), runs (default 200);
+    reports the client's mean loss against Theorem 16's bound and the eps of Theorem 17.
     """
-    if algorithm == "privact":
-        _simulate_privact(parse_params(params), seed, as_json)
+    if algorithm in ("privact", "p-rec"):
+        {"privact": _simulate_privact, "p-rec": _simulate_prec}[algorithm](parse_params(params), seed, as_json)
         return
     from mechanisms.recommenders import (
         BlockModel,
@@ -113,4 +118,45 @@ def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
     table.add_row("non-private", "-", "-", f"{result.relative_utility:.3f}", "-")
     for r in result.private:
         table.add_row("PRIVACT", str(r.eps_edge), str(r.eps_user), f"{r.relative_utility:.3f}", f"{100 * r.loss:.2f} %")
+    emit(as_json, payload, table)
+
+
+def _simulate_prec(raw: dict[str, str], seed: int, as_json: bool) -> None:
+    import numpy as np
+
+    from accountant.online_recommendation_bounds import eps_upper_prec, loss_upper_prec
+    from mechanisms.online_recommendation import PREC, planted_instance
+
+    unknown = sorted(set(raw) - set(_PREC))
+    if unknown:
+        raise InvalidParameterError(f"simulate p-rec has no parameter {unknown[0]!r}; its parameters are "
+                                    f"{', '.join(_PREC)}")
+    for name in ("m", "T", "P", "others"):
+        if name not in raw:
+            raise InvalidParameterError(f"simulate p-rec needs --param {name}=VALUE")
+    hostile = raw.get("hostile", "false").lower()
+    if hostile not in ("true", "false"):
+        raise InvalidParameterError(f"hostile must be true or false. Got {raw['hostile']!r}")
+    m, T, P = (require_int(k, raw[k], minimum=lo) for k, lo in (("m", 2), ("T", 2), ("P", 1)))
+    others = require_int("others", raw["others"], minimum=0)
+    D, R = (require_int(k, raw.get(k, 0), minimum=0, maximum=T) for k in ("D", "R"))
+    runs = require_int("runs", raw.get("runs", 200), minimum=2)
+    rng = np.random.default_rng(seed)
+    algorithm = PREC(m, T, D, R)
+    instance = planted_instance(m, T, P=P, D=D, R=R, others=others, hostile=hostile == "true", rng=rng)
+    with progress_bar() as bar:
+        bar.add_task(f"p-REC, {runs} runs of T = {T} rounds", total=None)
+        losses = algorithm.simulate(instance, runs, rng).total_loss
+    n = P + others
+    bound, eps = loss_upper_prec(m, n, P, R, T), eps_upper_prec(m, T, D, R, P)
+    payload = {"m": m, "T": T, "P": P, "n": n, "D": D, "R": R, "hostile": hostile == "true", "runs": runs,
+               "seed": seed, "mean_loss": float(losses.mean()),
+               "standard_error": float(losses.std(ddof=1) / np.sqrt(runs)), "max_loss": int(losses.max()),
+               "theorem16_loss_bound": bound.as_json(), "theorem17_eps": eps.as_json()}
+    table = Table(title=f"simulate p-rec: m = {m}, T = {T}, n = {n} voters ({P} peers)", show_header=False)
+    table.add_column("field", style="bold")
+    table.add_column("value")
+    table.add_row("mean loss", f"{payload['mean_loss']:.3f} ± {payload['standard_error']:.3f} (max {payload['max_loss']})")
+    table.add_row("Theorem 16 loss bound", f"{bound.upper:.4g}" if bound.valid else f"not valid: {bound.note}")
+    table.add_row("Theorem 17 eps", f"{eps.upper:.4g}" if eps.valid else f"not valid: {eps.note}")
     emit(as_json, payload, table)

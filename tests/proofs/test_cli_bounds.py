@@ -84,6 +84,19 @@ def test_simulate_privact_reports_both_eps_and_the_utility_loss(capsys, tmp_path
     assert all(r["relative_utility"] >= 1 and 0 <= r["loss"] < 1 for r in payload["private"])
 
 
+def test_simulate_p_rec_against_theorems_16_and_17(capsys):
+    # 001 spec section 4: m = 2, T = 200, 12 peers among n = 2012 voters; Theorem 16's loss bound is 21.2 and the
+    # measured mean loss (fixed seed, hostile other voters) lies far below it
+    code, out, _ = run(capsys, "simulate", "p-rec", "--param", "m=2", "--param", "T=200", "--param", "P=12",
+                       "--param", "others=2000", "--param", "hostile=true", "--param", "runs=50", "--seed", "2",
+                       "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["n"] == 2012 and payload["runs"] == 50
+    assert payload["theorem16_loss_bound"]["upper"] == pytest.approx(21.16, abs=0.01)
+    assert 0 < payload["mean_loss"] < payload["theorem16_loss_bound"]["lower"] and payload["standard_error"] > 0
+    assert payload["theorem17_eps"]["name"] == "theorem17" and payload["theorem17_eps"]["valid"]
+
+
 @pytest.mark.parametrize("argv, named", [
     (("bound", "nope"), "family"),
     (("bound", "ldp-mutual-information", "--param", "N=10", "--param", "w=11", "--param", "eps=1"), "w"),
@@ -95,6 +108,10 @@ def test_simulate_privact_reports_both_eps_and_the_utility_loss(capsys, tmp_path
     (("bound", "p-rec", "--param", "m=2", "--param", "n=100", "--param", "P=5"), "T"),
     (("bound", "privact", "--param", "n=2", "--param", "eps_edge=1"), "n"),
     (("simulate", "privact", "--param", "network=facebook", "--param", "eps_edge=1"), "network"),
+    (("simulate", "p-rec", "--param", "m=1", "--param", "T=20", "--param", "P=3", "--param", "others=5"), "m"),
+    (("simulate", "p-rec", "--param", "m=2", "--param", "T=20", "--param", "P=3"), "others"),
+    (("simulate", "p-rec", "--param", "m=2", "--param", "T=20", "--param", "P=3", "--param", "others=5",
+      "--param", "hostile=maybe"), "hostile"),
     (("simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=-1"), "eps_edge"),
     (("simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=1", "--param", "K=3"), "K"),
     (("bound", "privact", "--param", "n=100", "--param", "eps_edge=0"), "eps_edge"),
