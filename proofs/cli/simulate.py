@@ -29,9 +29,10 @@ _PREC = ("m", "T", "P", "others", "D", "R", "hostile", "runs")
 @click.option("--seed", default=0, show_default=True, help="seed of the run")
 @json_option
 def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json: bool) -> None:
-    """Run ALGORITHM on the paper's lower-bound instance and report the item-cluster recovery.
+    """Run one of the seed papers' systems and report what it achieved.
 
-    Parameters: N (items), U (users), w (ratings per user), eps, sampling (subset | independent;
+    maxsense, multi-maxsense, pairwise-preference: the price-of-privacy recommenders on the paper's
+    lower-bound instance, reporting the item-cluster recovery. Parameters: N (items), U (users), w (ratings per user), eps, sampling (subset | independent;
     default subset); maxsense: theta (default 1), sensing (explicit | collapsed); multi-maxsense: Q
     (default ceil(eps)), block_size (default N // w); pairwise-preference: rule.
 
