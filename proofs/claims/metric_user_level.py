@@ -6,7 +6,7 @@ are registered with the other shuffle claims in :mod:`proofs.claims.shuffle`. He
 decided exactly; Lemma 4.2's privacy loss over every pair of small datasets; Lemma A.2 and Lemmas B.1/B.3 on
 exact instances; the symbolic facts of the proofs; and, refuted with their witnesses, Fact 5.1's and Table 1's
 printed delta terms (specs/imola_metric_dp_user_level.md, A1), the concrete example's alpha0 of about 3.0,
-Lemma 6.7's Laplace scale (A7) and one step of Appendix D.3.
+Lemma 6.7's Laplace scale (A7), Lemma 6.2's Gaussian width (A4) and one step of Appendix D.3.
 """
 
 from __future__ import annotations
@@ -166,6 +166,28 @@ def _laplace_baseline() -> tuple[Verdict, str]:
     return _C, f"log density ratio {loss} <= eps"
 
 
+def _gaussian_width() -> tuple[Verdict, str]:
+    """Lemma 6.2 / Section 4.1: Gaussian noise of per-coordinate width sigma = ell sqrt(1.25 ln(1/delta))/alpha makes
+    PrivEMDLinear (alpha, delta)-local d_EM-DP (spec A4).
+
+    Two point-mass datasets at the Lipschitz-attaining pair (Theorem 4.1 is tight) have d_EM = w and query
+    values ell w apart, so the pair needs delta >= the Gaussian's exact hockey-stick at eps = alpha w and shift
+    ell w (Balle and Wang, Theorem 8). Decided exactly at w = 1 for a grid of (alpha, delta).
+    """
+    from proofs.symbolic.closed_form_deltas import gaussian_delta
+
+    for alpha, delta in ((_Q(1, 10), _Q(1, 10**12)), (1, _Q(1, 10**6)), (25, _Q(1, 10**12))):
+        sigma = sympy.sqrt(_Q(5, 4) * sympy.log(1 / delta)) / alpha  # ell = 1
+        needed = gaussian_delta(alpha, sigma, 1)
+        if exact_sign(needed - delta) > 0:
+            return _R, (f"witness alpha = {alpha}, delta = {delta}, ell = 1: point masses K = {{x}}, K' = {{x'}} at the "
+                        f"Lipschitz-attaining pair with d_EM = 1 have query values 1 apart; with sigma = "
+                        f"sqrt(1.25 ln(1/delta))/alpha = {float(sigma):.6g} the exact delta at eps = alpha is "
+                        f"{float(needed):.4g} > {float(delta):.4g} (the standard Gaussian mechanism needs "
+                        "sqrt(2 ln(1.25/delta)), and only for eps < 1)")
+    return _C, "the width meets delta on the grid"
+
+
 def _appendix_d3_step() -> tuple[Verdict, str]:
     """Appendix D.3: [t^2 e^2a + 2(s-1)t^2 e^a + (s-1)^2 t^2 + 2t e^2a + 2(s-1)t e^a]/D^2 <= (t(e^a + s)/D)^2."""
     from accountant import theorem_6_6_steps
@@ -273,6 +295,9 @@ CLAIMS: tuple[Claim, ...] = (
     computed_claim("lemma6.7-laplace-scale", _source("Lemma 6.7"),
                    "Lap(1/(n eps)) noise on each coordinate of the global histogram is eps user-level DP", _R,
                    _laplace_baseline),
+    computed_claim("lemma6.2-gaussian-width", _source("Lemma 6.2 and Section 4.1 (Gaussian PrivEMDLinear)"),
+                   "Gaussian noise of width ell sqrt(1.25 ln(1/delta))/alpha per coordinate makes PrivEMDLinear "
+                   "(alpha, delta)-local d_EM-DP", _R, _gaussian_width),
     computed_claim("appendix-d3-step", _source("Appendix D.3 (proof of Theorem 6.6)"),
                    "the middle term of the (a')^2 - 1 bound is at most (t (e^alpha0 + s)/D)^2", _R, _appendix_d3_step),
 )
