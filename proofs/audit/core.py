@@ -33,6 +33,7 @@ from mechanisms.parameters import InvalidParameterError, require_int, require_po
 from proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
 from proofs.audit.events import is_continuous, select_event, vector_bounds
 from proofs.audit.sampling import Sampler, draw_all
+from proofs.rounding import float_upper
 
 __all__ = ["AuditResult", "AuditWitness", "audit"]
 
@@ -212,7 +213,7 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     if not callable(target) and not isinstance(target, Mechanism):
         raise InvalidParameterError(f"target must be a Mechanism or a sampler f(x, size, rng). Got {target!r}")
     eps_f = float(require_positive("eps", eps))
-    delta_f = float(require_unit_interval("delta", delta))
+    delta_f = float_upper(require_unit_interval("delta", delta))  # rounded up: a larger delta only lowers the bound
     samples = require_int("samples", samples, minimum=2)
     seed = require_int("seed", seed, minimum=0)
     chunk = require_int("chunk", chunk, minimum=1)
