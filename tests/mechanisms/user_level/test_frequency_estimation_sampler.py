@@ -86,3 +86,11 @@ def test_neighbour_distances():
     assert central.exact_distance(x, y) == 2 * R(1, 4)
     z = ((2, 3), (0, 1))  # the same multiset K_G, users swapped
     assert central.exact_distance(x, z) == 0 and local.exact_distance(x, z) == 2
+
+
+def test_normalised_histogram_is_the_global_datasets_histogram():
+    """Algorithm 4's target K~ of K_G: item counts over all users' items divided by n m, summing to 1."""
+    users = np.array([[0, 0, 5, 2], [2, 2, 2, 1], [4, 0, 3, 3]])
+    expected = np.array([3, 1, 4, 2, 1, 1]) / 12
+    assert np.array_equal(FreqEstLocal(GKRR).normalised_histogram(users), expected)
+    assert np.array_equal(FreqEstLocal(GKRR, model="central").normalised_histogram(users), expected)
