@@ -67,6 +67,7 @@ from accountant.frequency_estimation import (
     theorem_6_6_bound,
     theorem_6_6_steps,
 )
+from accountant.gaussian_calibration import emd_gaussian_sigma
 from accountant.group_privacy import (
     MAX_WITNESS_STEPS,
     PRINTED_FORMS,
@@ -281,6 +282,7 @@ __all__ = [
     "discrete_to_graded",
     "efmrtt19",
     "emd_discrete_family",
+    "emd_gaussian_sigma",
     "eps_bounds_gap",
     "eps_lower",
     "eps_lower_D0R0",
