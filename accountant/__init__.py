@@ -135,7 +135,6 @@ from accountant.per_user_bounds import (
 )
 from accountant.privact_bounds import (
     BoltzmannLossCheck,
-    Fact,
     Footnote2Check,
     Lemma6MonteCarlo,
     TABLE2,
@@ -223,7 +222,6 @@ __all__ = [
     "EXACT_RATIO_W_MAX",
     "EXACT_W_MAX",
     "FAMILIES",
-    "Fact",
     "FanoWitness",
     "Footnote2Check",
     "INTERVAL_BITS",

@@ -35,6 +35,7 @@ from mpmath import iv
 
 from accountant.bound_result import BoundResult
 from accountant.shuffle_intervals import iv_precision, iv_to_floats
+from accountant.symbolic_facts import SymbolicFact
 from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
 from mechanisms.privact import (
     TABLE1,
@@ -56,7 +57,6 @@ __all__ = [
     "SOURCE",
     "TABLE2",
     "BoltzmannLossCheck",
-    "Fact",
     "Footnote2Check",
     "Lemma6MonteCarlo",
     "Theorem3Check",
@@ -398,16 +398,14 @@ def expected_abs_shifted_difference(a: sympy.Expr, sigma: sympy.Expr) -> sympy.E
     return sympy.Abs(a) + sympy.exp(-sympy.Abs(a) / sigma) * (3 * sigma + sympy.Abs(a)) / 2
 
 
-@dataclass(frozen=True)
-class Fact:
-    """One identity or inequality and whether sympy proved it (``proved`` is never a numerical guess)."""
-
-    name: str
-    statement: str
-    proved: bool
+def _integration_fact(statement: str, proved: bool) -> SymbolicFact:
+    """A TC-N1/N2 fact: proved, or undecided (never refuted: an unsimplified difference is not a counterexample)."""
+    return SymbolicFact(statement, f"{SOURCE}, Lemma 6.1 (proof); spec TC-N1/N2", True if proved else None,
+                        "sympy integration: computed minus claimed simplifies to 0" if proved
+                        else "sympy did not simplify computed minus claimed to 0")
 
 
-def prove_laplace_difference_facts() -> tuple[Fact, ...]:
+def prove_laplace_difference_facts() -> tuple[SymbolicFact, ...]:
     """Prove TC-N1/N2 for symbolic σ > 0 and a ≥ 0 (Z is symmetric, so a ≥ 0 covers |a|) by integration.
 
     Each fact is proved when sympy simplifies (computed − claimed) to 0, or decides the sign of the
@@ -438,18 +436,18 @@ def prove_laplace_difference_facts() -> tuple[Fact, ...]:
 
     bias_slope = sympy.simplify(sympy.diff(bias, a))
     return (
-        Fact("density", "(p * p)(z) = (1/(4σ))(1 + |z|/σ)e^{-|z|/σ} for Lap(σ) density p",
+        _integration_fact("(p * p)(z) = (1/(4σ))(1 + |z|/σ)e^{-|z|/σ} for Lap(σ) density p",
              zero(convolution - f)),
-        Fact("total mass", "∫ f = 1", zero(even(sympy.Integer(1)) - 1)),
-        Fact("mean absolute value", "E|Z| = 3σ/2", zero(mean_abs - sympy.Rational(3, 2) * s)),
-        Fact("variance", "Var Z = E Z² = 4σ²", zero(second - 4 * s**2)),
-        Fact("variance of |Z|", "Var|Z| = 7σ²/4", zero(second - mean_abs**2 - sympy.Rational(7, 4) * s**2)),
-        Fact("shifted mean absolute value", "E|a + Z| = |a| + e^{-|a|/σ}(3σ + |a|)/2",
+        _integration_fact("∫ f = 1", zero(even(sympy.Integer(1)) - 1)),
+        _integration_fact("E|Z| = 3σ/2", zero(mean_abs - sympy.Rational(3, 2) * s)),
+        _integration_fact("Var Z = E Z² = 4σ²", zero(second - 4 * s**2)),
+        _integration_fact("Var|Z| = 7σ²/4", zero(second - mean_abs**2 - sympy.Rational(7, 4) * s**2)),
+        _integration_fact("E|a + Z| = |a| + e^{-|a|/σ}(3σ + |a|)/2",
              zero(shifted - expected_abs_shifted_difference(a, s))),
-        Fact("bias range", "0 <= E|a + Z| - |a| <= 3σ/2 (the excess is positive and decreasing in |a|)",
+        _integration_fact("0 <= E|a + Z| - |a| <= 3σ/2 (the excess is positive and decreasing in |a|)",
              zero(bias.subs(a, 0) - sympy.Rational(3, 2) * s) and bool(bias.is_positive)
              and zero(bias_slope + sympy.exp(-a / s) * (a + 2 * s) / (2 * s)) and bool((-bias_slope).is_positive)),
-        Fact("shifted variance", "Var|a + Z| = a² + 4σ² - (E|a + Z|)² <= 4σ²",
+        _integration_fact("Var|a + Z| = a² + 4σ² - (E|a + Z|)² <= 4σ²",
              zero(shifted_square - a**2 - 4 * s**2) and bool(bias.is_positive)),
     )
 

@@ -92,7 +92,7 @@ def _laplace_difference() -> tuple[Verdict, str]:
     from accountant.privact_bounds import prove_laplace_difference_facts
 
     facts = prove_laplace_difference_facts()
-    failed = [f.statement for f in facts if not f.proved]
+    failed = [f.statement for f in facts if f.holds is not True]
     if failed:
         return Verdict.UNKNOWN, f"sympy did not prove: {failed}"
     return _P, "proved by sympy integration: " + "; ".join(f.statement for f in facts)

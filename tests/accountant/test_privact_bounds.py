@@ -63,7 +63,7 @@ def test_difference_of_laplaces_facts_are_proved_by_integration():
     """TC-N1/TC-N2: sympy proves the density of R − R', ∫f = 1, E|Z| = 3σ/2, Var Z = 4σ², Var|Z| = 7σ²/4,
     E|a+Z| = |a| + e^{−|a|/σ}(3σ+|a|)/2, 0 <= E|a+Z| − |a| <= 3σ/2 and Var|a+Z| <= 4σ² for symbolic σ > 0."""
     facts = prove_laplace_difference_facts()
-    assert [f.name for f in facts if not f.proved] == []
+    assert [f.statement for f in facts if f.holds is not True] == []
     assert len(facts) == 8
 
 
