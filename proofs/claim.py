@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mechanisms.base import FiniteMechanism, Mechanism
@@ -12,8 +12,8 @@ from mechanisms.parameters import InvalidParameterError, UndecidedSignError
 from proofs.certificate import Certificate, Verdict
 from proofs.guarantees import Guarantee, MetricDP
 
-__all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "deferred_instance_claim", "family_claim", "instance_claim",
-           "mechanism_claim"]
+__all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "deferred_instance_claim", "facts_outcome", "family_claim",
+           "instance_claim", "mechanism_claim"]
 
 
 @dataclass(frozen=True)
@@ -139,3 +139,18 @@ def computed_claim(id: str, source: str, statement: str, expected: Verdict,
         return ClaimOutcome(verdict, method, evidence)
 
     return Claim(id, source, statement, expected, run, kind="computed")
+
+
+def facts_outcome(facts: Sequence[object]) -> tuple[Verdict, str]:
+    """The verdict of statements each decided for every parameter value (``holds``: True, False or None).
+
+    PROVED when every fact holds, REFUTED when one is refuted (its evidence is the witness), UNKNOWN when one
+    is undecided. The evidence lists each fact with its proof, or only the facts that did not hold.
+    """
+    refuted = [f for f in facts if f.holds is False]
+    undecided = [f for f in facts if f.holds is None]
+    shown = refuted or undecided or list(facts)
+    evidence = " | ".join(f"{f.statement}: {f.evidence}" for f in shown)
+    if refuted:
+        return Verdict.REFUTED, f"witness {evidence}"
+    return (Verdict.UNKNOWN if undecided else Verdict.PROVED), evidence

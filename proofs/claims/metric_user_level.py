@@ -20,7 +20,7 @@ import sympy
 from mechanisms.parameters import exact_sign
 from mechanisms.user_level import GeneralizedKRR, PrivEMDItemWise, PrivEMDLinear, histogram
 from proofs.certificate import Verdict
-from proofs.claim import Claim, computed_claim, instance_claim, mechanism_claim
+from proofs.claim import Claim, computed_claim, facts_outcome, instance_claim, mechanism_claim
 from proofs.guarantees import MetricDP
 
 __all__ = ["CLAIMS"]
@@ -35,10 +35,6 @@ _ITEMWISE = PrivEMDItemWise(GeneralizedKRR(1, 2, 2, _Q(1, 4)), 2)
 
 def _source(where: str) -> str:
     return f"{_PAPER}, {where}"
-
-
-def _verdict(holds: bool | None) -> Verdict:
-    return _P if holds else (_U if holds is None else _R)
 
 
 def _fact51(form: str, eps: sympy.Expr, delta: sympy.Expr) -> tuple[Verdict, str]:
@@ -223,23 +219,16 @@ def _appendix_d3_step() -> tuple[Verdict, str]:
     return _C, "the printed step holds on the grid alpha0 in {1, 2, 3, 5}, s, t in {2, 3}"
 
 
-def _symbolic(fact_or_facts) -> tuple[Verdict, str]:
-    facts = fact_or_facts if isinstance(fact_or_facts, tuple) else (fact_or_facts,)
-    verdicts = [_verdict(f.holds) for f in facts]
-    worst = next((v for v in (_R, _U) if v in verdicts), _P)
-    return worst, " | ".join(f"{f.statement}: {f.evidence}" for f in facts)
-
-
 def _bernstein_constants() -> tuple[Verdict, str]:
     from accountant import bernstein_constant_facts
 
-    return _symbolic(bernstein_constant_facts())
+    return facts_outcome(bernstein_constant_facts())
 
 
 def _concavity() -> tuple[Verdict, str]:
     from accountant import lemma_b1_concavity
 
-    return _symbolic(lemma_b1_concavity())
+    return facts_outcome((lemma_b1_concavity(),))
 
 
 def _theorem_5_3_identity() -> tuple[Verdict, str]:

@@ -15,13 +15,13 @@ import sympy
 from mechanisms.online_recommendation import PREC, Instance, PRECSim, PRECTranscript, planted_pair
 from mechanisms.parameters import exact_sign
 from proofs.certificate import Verdict
-from proofs.claim import Claim, computed_claim, deferred_instance_claim
+from proofs.claim import Claim, computed_claim, deferred_instance_claim, facts_outcome
 from proofs.guarantees import PureDP
 
 __all__ = ["CLAIMS"]
 
 _PAPER = "001_8845c8f909738498.txt"
-_P, _C, _R, _U = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNKNOWN
+_P, _C, _R = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED
 
 
 def _source(where: str) -> str:
@@ -89,12 +89,7 @@ def _lemmas12_13() -> tuple[Verdict, str]:
 def _facts() -> tuple[Verdict, str]:
     from accountant import online_recommendation_facts
 
-    facts = online_recommendation_facts()
-    if all(f.holds for f in facts):
-        return _P, f"{len(facts)} closed-form steps proved by sympy for every parameter value: " + "; ".join(
-            f.statement for f in facts)
-    bad = [f for f in facts if not f.holds]
-    return (_R if any(f.holds is False for f in bad) else _U), "; ".join(f"{f.statement}: {f.evidence}" for f in bad)
+    return facts_outcome(online_recommendation_facts())
 
 
 def _kl_constant() -> tuple[Verdict, str]:
