@@ -40,8 +40,9 @@ class ExponentialField:
             if expr.has(sympy.E):
                 powers[sympy.E] = sympy.Integer(1)
         base = next((arg for arg in powers.values() if not arg.is_Rational), sympy.Integer(1))
-        ratios = {atom: sympy.nsimplify(arg / base) for atom, arg in powers.items()}
-        if not all(r.is_Rational for r in ratios.values()):
+        # exact ratios only: nsimplify would approximate (it reads 10^-32 as 0 and e * 10^-40 as 0)
+        ratios = {atom: _exact_ratio(arg, base) for atom, arg in powers.items()}
+        if not all(r is not None for r in ratios.values()):
             return None
         denominator = 1
         for r in ratios.values():
@@ -64,6 +65,14 @@ class ExponentialField:
     def to_sympy(self, element: object) -> sympy.Expr:
         """The closed form of a field element, with s written as exp(b/q) again."""
         return self.field.to_sympy(element).subs(self.generator, self.value)
+
+
+def _exact_ratio(arg: sympy.Expr, base: sympy.Expr) -> sympy.Rational | None:
+    """arg / base when it is provably a rational number, else None (never a rational approximation)."""
+    ratio = arg / base
+    if not ratio.is_Rational:
+        ratio = sympy.expand_log(sympy.cancel(ratio), force=True)
+    return ratio if ratio.is_Rational else None
 
 
 def cancel_exponentials(expr: sympy.Expr) -> sympy.Expr:

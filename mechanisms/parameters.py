@@ -27,9 +27,11 @@ __all__ = [
     "UndecidedSignError",
     "cancel_exponentials",
     "decided_sign",
+    "range_text",
     "exact_sign",
     "require_int",
     "require_positive",
+    "require_real",
     "require_unit_interval",
     "to_exact",
 ]
@@ -150,12 +152,52 @@ def decided_sign(name: str, expr: sympy.Expr, sign: Callable[[sympy.Expr], int] 
         raise InvalidParameterError(f"{name}: could not decide whether {expr} is in range") from error
 
 
-def require_positive(name: str, value: object) -> sympy.Expr:
-    """``value`` as an exact number that must be > 0."""
+def _shown(bound: object) -> str:
+    """A range end point as a user reads it: ``10^-12`` rather than ``1/1000000000000``."""
+    expr = to_exact("bound", bound)
+    if expr.is_Rational and expr != 0:
+        exponent = math.log10(abs(expr)) if expr.is_Integer or expr.p in (1, -1) else None
+        if exponent is not None and abs(exponent) >= 6 and 10 ** round(abs(exponent)) in (abs(expr.p), abs(expr.q)):
+            return f"{'-' if expr < 0 else ''}10^{round(exponent)}"
+    return str(expr)
+
+
+def range_text(low: object | None, high: object | None, *, low_open: bool = False, high_open: bool = False) -> str:
+    """An interval written for an error message, e.g. ``(0, 700]`` or ``[10^-12, inf)``."""
+    left = "(-inf" if low is None else ("(" if low_open else "[") + _shown(low)
+    right = "inf)" if high is None else _shown(high) + (")" if high_open else "]")
+    return f"{left}, {right}"
+
+
+def require_real(name: str, value: object, *, low: object | None = None, high: object | None = None,
+                 low_open: bool = False, high_open: bool = False) -> sympy.Expr:
+    """``value`` as an exact number in the interval from ``low`` to ``high`` (closed unless said open).
+
+    This is where a parameter's *answerable range* is decided: the values dpcert can compute with
+    exactly and within time, not only the values the mathematics allows. An error names the parameter
+    and the whole range, e.g. ``eps0 must be in [10^-12, 700]. Got 1000``.
+    """
     expr = to_exact(name, value)
-    if decided_sign(name, expr) <= 0:
-        raise InvalidParameterError(f"{name} must be > 0. Got {expr}")
+    allowed = range_text(low, high, low_open=low_open, high_open=high_open)
+    for bound, side, is_open in ((low, 1, low_open), (high, -1, high_open)):
+        if bound is None:
+            continue
+        sign = decided_sign(name, side * (expr - to_exact("bound", bound)))
+        if sign < 0 or (sign == 0 and is_open):
+            raise InvalidParameterError(f"{name} must be in {allowed}. Got {expr}")
     return expr
+
+
+def require_positive(name: str, value: object, *, at_least: object | None = None,
+                     at_most: object | None = None) -> sympy.Expr:
+    """``value`` as an exact number that must be > 0 (and within [at_least, at_most] when given)."""
+    if at_least is None and at_most is None:
+        expr = to_exact(name, value)
+        if decided_sign(name, expr) <= 0:
+            raise InvalidParameterError(f"{name} must be > 0. Got {expr}")
+        return expr
+    low = 0 if at_least is None else at_least
+    return require_real(name, value, low=low, high=at_most, low_open=at_least is None)
 
 
 def require_unit_interval(name: str, value: object, *, closed_right: bool = False) -> sympy.Expr:
