@@ -20,24 +20,28 @@ class Verdict(enum.Enum):
 
     PROVED and REFUTED are decisions; CONFIRMED means a bound or identity was checked numerically on
     the stated cases (exact enumeration or rigorous arithmetic) without a proof for all cases;
-    UNKNOWN means the checker could not decide.
+    PROOF_GAP means a step of the source's proof fails (the witness shows the step, not the statement,
+    is false), so the statement is not established but not refuted either; UNKNOWN means the checker
+    could not decide.
     """
 
     PROVED = "proved"
     CONFIRMED = "confirmed"
     REFUTED = "refuted"
+    PROOF_GAP = "proof-gap"
     UNKNOWN = "unknown"
 
     @property
     def exit_code(self) -> int:
-        """The command line's exit code: 0 holds, 1 refuted, 3 undecided."""
-        return {Verdict.PROVED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.UNKNOWN: 3}[self]
+        """The command line's exit code: 0 holds, 1 refuted, 3 undecided (a proof gap leaves the statement undecided)."""
+        return {Verdict.PROVED: 0, Verdict.CONFIRMED: 0, Verdict.REFUTED: 1, Verdict.PROOF_GAP: 3,
+                Verdict.UNKNOWN: 3}[self]
 
     @property
     def colour(self) -> str:
         """The colour the command line shows the verdict in."""
         return {Verdict.PROVED: "green", Verdict.CONFIRMED: "cyan", Verdict.REFUTED: "red",
-                Verdict.UNKNOWN: "yellow"}[self]
+                Verdict.PROOF_GAP: "magenta", Verdict.UNKNOWN: "yellow"}[self]
 
 
 def json_value(value: object) -> object:

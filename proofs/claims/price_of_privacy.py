@@ -145,10 +145,11 @@ def _theorem7_printed() -> tuple[Verdict, str]:
     from accountant import theorem7_paper_witness
 
     witness = theorem7_paper_witness(10000, sympy.Rational(1, 2))
-    verdict = _R if witness.refutes and witness.recheck() else _C
-    return verdict, (f"witness N = 10^4, eps = 1/2: at U = {witness.users} < N/(eps log2 e) = "
-                     f"{float(witness.threshold):.1f}, Fano's bound is {witness.fano_bound} <= 1/2, so unreliability "
-                     "does not follow; the proof gives only ((N/2) - 1)/(eps log2 e) (spec E2)")
+    verdict = Verdict.PROOF_GAP if witness.refutes and witness.recheck() else _C
+    return verdict, (f"not proved by Fano: witness N = 10^4, eps = 1/2: at U = {witness.users} < N/(eps log2 e) = "
+                     f"{float(witness.threshold):.1f}, Fano's bound is {witness.fano_bound} <= 1/2, so the proof's "
+                     "step fails there and gives only ((N/2) - 1)/(eps log2 e) (spec E2); the statement itself is "
+                     "not refuted (no learner beating it is known)")
 
 
 def _theorem10() -> tuple[Verdict, str]:
@@ -435,8 +436,8 @@ _BOUND_CLAIMS: tuple[Claim, ...] = (
                    "any eps-LDP learner is unreliable below ((1 - p_max) N - 1)/(eps log2 e) users", _P,
                    _theorem7_corrected, method="symbolic"),
     computed_claim("thm7-printed-threshold", _source("Theorem 7"),
-                   "any eps-LDP learner is unreliable below N/(eps log2 e) users (printed constant)", _R,
-                   _theorem7_printed),
+                   "any eps-LDP learner is unreliable below N/(eps log2 e) users (printed constant)",
+                   Verdict.PROOF_GAP, _theorem7_printed),
     computed_claim("thm10-one-bit-sketch", _source("Theorem 10"),
                    "a 1-bit sketch 1_A(I, Z) with w = 1 carries at most 1/N nats", _C, _theorem10),
     computed_claim("lemma12-sandwich", _source("Lemma 12 (proof)"),

@@ -26,7 +26,8 @@ def test_claim_ids_are_unique_and_sourced():
     assert len(ids) == len(set(ids))
     for c in CLAIMS:
         assert c.source.strip() and c.statement.strip()
-        assert c.expected in (Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED) or c.id.startswith("zoo-")
+        assert (c.expected in (Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.PROOF_GAP)
+                or c.id.startswith("zoo-"))
 
 
 @pytest.mark.parametrize("claim", [c for c in CLAIMS if c.expected is Verdict.UNKNOWN], ids=lambda c: c.id)
@@ -82,6 +83,13 @@ def test_refuted_family_names_a_counterexample(claim):
                          ids=lambda c: c.id)
 def test_refuted_computation_states_its_witness(claim):
     assert _outcome(claim).evidence.startswith("witness ")
+
+
+@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.expected is Verdict.PROOF_GAP], ids=lambda c: c.id)
+def test_proof_gap_names_the_failing_step_and_its_witness(claim):
+    # a proof gap refutes a step of the proof, not the statement: the evidence must say so and show the witness
+    evidence = _outcome(claim).evidence
+    assert evidence.startswith("not proved by ") and "witness " in evidence and "not refuted" in evidence
 
 
 def test_every_seed_paper_claim_kind_is_known():
