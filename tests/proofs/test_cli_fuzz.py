@@ -1,0 +1,278 @@
+"""Command-line fuzz: every subcommand, every parameter, hostile values.
+
+For each parameter of each subcommand (read from the catalogues, so a new parameter is fuzzed without
+editing this file) hypothesis substitutes a value into an otherwise valid ``--json`` command line:
+huge, tiny, negative, zero, NaN, infinities, non-numeric text, unicode, deep or long expressions, and
+plain random floats, integers and text. Whatever the value, the run must end within the time limit
+and either
+
+- exit 0, 1 or 3 with stdout one strict JSON object (no NaN, no Infinity), or
+- exit 2 with stderr one line ``dpcert: error: ...`` naming the parameter,
+
+and never print a traceback. The examples are derandomised (the ``ci`` profile in ``conftest``); set
+``DPCERT_CLI_FUZZ_EXAMPLES`` to draw more per parameter, e.g. 100 for a long local run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import json
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from accountant.catalog import BOUND_FAMILIES, CALIBRATIONS
+from mechanisms.catalog import CATALOG
+from mechanisms.zoo import ZOO
+
+TIME_LIMIT_SECONDS = 60
+"""A run that takes longer is a hang (the slowest legitimate fuzzed run takes a few seconds)."""
+
+EXAMPLES = int(os.environ.get("DPCERT_CLI_FUZZ_EXAMPLES", "6"))
+
+HOSTILE = (
+    "0", "-1", "-0", "1/2", "2", "1e12", "1e30", "1e308", "1e400", "1e4000", "10^400", "2**4096",
+    "1e-20", "1e-300", "1e-400", "1e-4000", "-1e-20", "nan", "NaN", "inf", "-inf", "oo", "", " ",
+    "abc", "é", "☃", "١٢", "1/0", "0/0", "log(0)", "log(-1)", "sqrt(-1)", "exp(exp(10))", "exp(-exp(10))",
+    "exp(1000)", "9" * 4000, "9" * 100_000, "+".join(["1"] * 5000), "(" * 200 + "1" + ")" * 200,
+    "1,2", "[[1]]", "true", "none", "0x10", "1e", "--", "=",
+)
+"""Values that broke earlier versions or sit at the edge of what a parser or validator accepts."""
+
+values = st.one_of(
+    st.sampled_from(HOSTILE),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers(-(10**40), 10**40).map(str),
+    st.text(max_size=12),
+)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One fuzzed place of a command line: ``--param NAME=...``, an option, or the positional argument."""
+
+    argv: tuple[str, ...]
+    """A valid command line (without --json); the fuzzed place is filled into it."""
+    kind: str
+    """"param", "option" or "argument"."""
+    name: str
+    """The parameter or option as the error must name it."""
+
+    def command(self, value: str) -> list[str]:
+        argv = list(self.argv)
+        if self.kind == "argument":
+            argv[1] = value
+        elif self.kind == "option":
+            if self.name in argv:
+                argv[argv.index(self.name) + 1] = value
+            else:
+                argv += [self.name, value]
+        else:
+            prefix = f"{self.name}="
+            argv = [a for i, a in enumerate(argv) if not (a.startswith(prefix) and argv[i - 1] == "--param")]
+            argv = _drop_dangling_param(argv) + ["--param", f"{self.name}={value}"]
+        return [*argv, "--json"]
+
+    @property
+    def id(self) -> str:
+        place = {"param": f"--param {self.name}", "option": self.name, "argument": f"<{self.name}>"}[self.kind]
+        return f"{' '.join(self.argv[:2])} {place}"
+
+
+def _drop_dangling_param(argv: list[str]) -> list[str]:
+    kept: list[str] = []
+    for item in argv:
+        if kept and kept[-1] == "--param" and item == "":
+            continue
+        kept.append(item)
+    return [a for i, a in enumerate(kept) if not (a == "--param" and (i + 1 == len(kept) or kept[i + 1] == "--param"))]
+
+
+def _params(**values: str) -> tuple[str, ...]:
+    return tuple(item for name, value in values.items() for item in ("--param", f"{name}={value}"))
+
+
+# A valid, cheap command line for every catalogue mechanism (required parameters only).
+_MECHANISMS = {
+    "randomized-response": {"eps": "1"},
+    "k-rr": {"k": "3", "eps": "1"},
+    "unary-encoding": {"k": "3", "eps": "1"},
+    "geometric": {"eps": "1/2", "hi": "4"},
+    "geometric-renormalized": {"eps": "1/2", "hi": "4"},
+    "exponential": {"eps": "1", "utilities": "[[0, 1], [1, 0]]"},
+    "laplace": {"eps": "1"},
+    "laplace-wrong-scale": {"eps": "1/2"},
+    "pairwise-preference-sketch": {"N": "4", "w": "2", "eps": "1"},
+    "rated-pair-sketch": {"N": "4", "w": "2", "eps": "1"},
+    "rated-pair-sketch-public-items": {"eps": "1"},
+    "maxsense-sketch": {"N": "4", "w": "2", "eps": "1", "sensing": "0110"},
+    "multi-maxsense-sketch": {"N": "4", "w": "1", "eps": "2", "blocks": "0 1|2 3"},
+    "membership-query": {"N": "3", "A": "[[0, 1]]"},
+    "gkrr": {"alpha0": "1", "s": "2", "t": "2", "r": "1/4"},
+    "gaussian": {"sigma": "2"},
+}
+_BOUNDS = {
+    "ldp-mutual-information": {"N": "1000", "w": "10", "eps": "1/2"},
+    "fano": {"N": "1e4", "eps": "1/2", "w": "5"},
+    "maxsense-users": {"N": "1000", "w": "5", "eps": "1/2", "delta_min": "exp(-1/2)"},
+    "shuffle": {"eps0": "1", "n": "1e4", "delta": "1e-6"},
+    "composition": {"eps": "1/10", "k": "10", "delta": "1e-6"},
+    "emd-discrete": {"eps": "1", "r": "1/10", "s": "1000", "delta": "1e-6"},
+    "group-privacy": {"eps": "2", "delta": "1/100", "k": "2"},
+    "p-rec": {"m": "2", "n": "2012", "P": "12", "T": "200"},
+    "privact": {"n": "1843", "eps_edge": "1"},
+}
+_SIMULATIONS = {
+    "maxsense": ({"N": "20", "U": "2000", "w": "2", "eps": "2"}, ("theta", "sensing", "sampling")),
+    "multi-maxsense": ({"N": "20", "U": "2000", "w": "2", "eps": "2"}, ("Q", "block_size", "sampling")),
+    "pairwise-preference": ({"N": "20", "U": "2000", "w": "2", "eps": "2"}, ("rule", "sampling")),
+    "privact": ({"network": "delicious", "eps_edge": "1", "iterations_per_node": "1"}, ("data_dir",)),
+    "p-rec": ({"m": "2", "T": "20", "P": "4", "others": "20", "runs": "4"}, ("D", "R", "hostile")),
+}
+_PLOT = {"eps0": "1", "delta": "1e-6", "n_min": "1000", "n_max": "1e5", "points": "3"}
+
+
+def _slots(argv: tuple[str, ...], names) -> list[Slot]:
+    return [Slot(argv, "param", name) for name in names]
+
+
+def _all_slots(tmp_png: str) -> list[Slot]:
+    slots: list[Slot] = [Slot(("claims", "--source", "000"), "option", "--source")]
+    for name, entry in CATALOG.items():
+        base = _params(**_MECHANISMS[name])
+        names = [p.name for p in entry.parameters]
+        slots += _slots(("epsilon", name, *base), names)
+        verify = ("verify", name, *base, "--eps", "1") + (("--delta", "1/100") if name == "gaussian" else ())
+        slots += _slots(verify, names)
+        slots += [Slot(verify, "option", "--eps"), Slot(verify, "option", "--delta")]
+    for command in (("epsilon", "k-rr", *_params(k="3", eps="1")),
+                    ("verify", "k-rr", *_params(k="3", eps="1"), "--eps", "1")):
+        slots.append(Slot(command, "argument", "MECHANISM"))
+    for name, family in BOUND_FAMILIES.items():
+        argv = ("bound", name, *_params(**_BOUNDS[name]))
+        slots += _slots(argv, [p.name for p in family.parameters])
+        slots.append(Slot(argv, "option", "--method"))
+    slots.append(Slot(("bound", "shuffle", *_params(**_BOUNDS["shuffle"])), "argument", "family"))
+    calibrate = ("calibrate", "shuffle", *_params(target_eps="1/10", n="1e5", delta="1e-6"))
+    slots += _slots(calibrate, [p.name for p in CALIBRATIONS["shuffle"].parameters])
+    slots.append(Slot(calibrate, "option", "--method"))
+    for name, (base, extra) in _SIMULATIONS.items():
+        argv = ("simulate", name, *_params(**base))
+        slots += _slots(argv, [*base, *extra])
+        slots.append(Slot(argv, "option", "--seed"))
+    plot = ("plot", "shuffle", *_params(**_PLOT), "--out", tmp_png)
+    slots += _slots(plot, [*_PLOT, "k"]) + [Slot(plot, "option", "--out")]
+    for name, cls in ZOO.items():
+        argv = ("audit", name, "--eps", "1", "--samples", "2000")
+        slots += _slots(argv, [f.name for f in dataclasses.fields(cls)])
+    audit = ("audit", "histogram", "--eps", "1", "--samples", "2000")
+    slots += [Slot(audit, "option", option) for option in ("--eps", "--delta", "--samples", "--confidence", "--seed")]
+    slots.append(Slot(audit, "argument", "MECH"))
+    slots += _slots(("audit", "k-rr", *_params(k="3"), "--eps", "1", "--samples", "2000"), ["k", "eps"])
+    return slots
+
+
+SLOTS = _all_slots("/tmp/dpcert-cli-fuzz.png")
+
+
+class _Hang(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: int) -> Iterator[None]:
+    def stop(signum, frame):
+        raise _Hang
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    """The ``dpcert`` entry point in-process: (exit code, stdout, stderr); a hang raises AssertionError."""
+    from proofs.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code: object = 0
+    try:
+        with _time_limit(TIME_LIMIT_SECONDS), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    except _Hang:
+        raise AssertionError(f"no answer within {TIME_LIMIT_SECONDS} s: dpcert {' '.join(argv)[:300]}") from None
+    return (0 if code is None else code), out.getvalue(), err.getvalue()
+
+
+def _strict_json(text: str) -> object:
+    def reject(constant: str) -> object:
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=reject)
+
+
+def check_run(slot: Slot, value: str) -> None:
+    """The contract every command line answers to, whatever the value."""
+    argv = slot.command(value)
+    code, out, err = run(argv)
+    shown = f"dpcert {' '.join(argv)[:300]!r} exited {code}; stderr {err[:500]!r}"
+    assert "Traceback" not in out + err, shown
+    if code == 2:
+        message = err.strip()
+        assert message.startswith("dpcert: error: ") and "\n" not in message, shown
+        named = slot.name.lstrip("-")
+        assert named in message or slot.kind == "argument" and (value in message or named.lower() in message.lower()), (
+            f"the error does not name {slot.name}: {shown}")
+    else:
+        assert code in (0, 1, 3), shown
+        try:
+            _strict_json(out)
+        except ValueError as error:
+            raise AssertionError(f"stdout is not strict JSON ({error}): {shown}") from None
+
+
+@pytest.mark.parametrize("slot", SLOTS, ids=[s.id for s in SLOTS])
+@settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
+@given(value=values)
+def test_every_parameter_answers_or_rejects_in_one_line(slot, value):
+    check_run(slot, value)
+
+
+def test_every_catalogued_parameter_is_fuzzed():
+    # a new mechanism, bound family or zoo entry must get a base command line here, or this fails
+    fuzzed = {(s.argv[0], s.argv[1], s.name) for s in SLOTS}
+    for name, entry in CATALOG.items():
+        assert all(("verify", name, p.name) in fuzzed for p in entry.parameters), name
+    for name, family in BOUND_FAMILIES.items():
+        assert all(("bound", name, p.name) in fuzzed for p in family.parameters), name
+    assert {s.argv[1] for s in SLOTS if s.argv[0] == "audit"} >= set(ZOO)
+
+
+@pytest.mark.parametrize("answer", [
+    (1, "", "Traceback (most recent call last):\n  ..."),
+    (0, '{"upper": NaN}', ""),
+    (0, '{"upper": Infinity}', ""),
+    (0, "a table, not JSON", ""),
+    (2, "", "dpcert: error: eps must be > 0.\nGot -1"),
+    (2, "", "dpcert: error: something is wrong"),
+    (5, "{}", ""),
+])
+def test_the_contract_fails_a_broken_answer(monkeypatch, answer):
+    # power check: the contract catches a traceback, non-strict JSON, a two-line or anonymous error, a stray code
+    monkeypatch.setattr(sys.modules[__name__], "run", lambda argv: answer)
+    slot = Slot(("bound", "composition", *_params(**_BOUNDS["composition"])), "param", "eps")
+    with pytest.raises(AssertionError):
+        check_run(slot, "-1")
