@@ -124,4 +124,5 @@ def adaptive_min_queries(N: object, eps: object, bits: object) -> BoundResult:
         guess += 1
     return BoundResult("theorem17-queries", f"{SOURCE}, Theorem 17", sympy.Integer(guess), "queries", True,
                        f"smallest T whose bound delta_T reaches {b} bits = {b} ln 2 nats "
-                       "(a lower bound on the queries any adaptive eps-LDP scheme needs; proof sketch, spec §9 E10)")
+                       "(a lower bound on the queries any adaptive eps-LDP scheme needs; proof sketch, spec §9 E10)",
+                       bounds="lower")

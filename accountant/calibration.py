@@ -1,11 +1,12 @@
 """Calibration: the largest local eps0 whose shuffled eps is at most a target, never overshooting.
 
 For a target eps, n users and delta, :func:`calibrate_eps0` bisects over eps0 with one shuffle bound
-(:data:`accountant.shuffle.SHUFFLE_METHODS`). An eps0 is accepted only when the bound is valid there and
-its *certified upper* eps (the outward-rounded float of a closed form, or the certified upper end of a
-numerical interval) is <= the target, so the returned eps0 never overshoots: the shuffled mechanism with
-that eps0 is (target, delta)-DP by the chosen theorem. The bounds increase with eps0, so the bisection
-bracket [eps0, eps0_next) contains the largest feasible eps0.
+(:data:`accountant.shuffle.SHUFFLE_METHODS`). An eps0 is accepted only when the bound is a certified
+upper bound there (``BoundResult.certified_upper``: valid, and ``bounds`` upper or exact; never a lower
+bound such as the exact row for an unspecified randomizer) and that exact upper end is <= the target, so
+the returned eps0 never overshoots: the shuffled mechanism with that eps0 is (target, delta)-DP by the
+chosen theorem. The bounds increase with eps0, so the bisection bracket [eps0, eps0_next) contains the
+largest feasible eps0.
 
 :func:`imola_recipe_alpha0` is the paper's asymptotic recipe for the per-item alpha0 (Imola, Roy
 Chowdhury, Chaudhuri, eqs. (6) local and (7) central); :func:`imola_recipe_check` evaluates it with
@@ -24,7 +25,8 @@ from accountant.bound_result import BoundResult
 from accountant.shuffle import SHUFFLE_METHODS, shuffle_bound
 from accountant.shuffle_closed_forms import imola_theorem_4_4, imola_theorem_4_4_alpha
 from accountant.shuffle_common import SOURCES, invalid, require_open_unit, validate_shuffle_inputs
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive
+from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, require_real
+from proofs.rounding import decimal_string
 
 __all__ = [
     "CALIBRATION_METHODS",
@@ -37,70 +39,97 @@ __all__ = [
 ]
 
 CALIBRATION_METHODS = tuple(m for m in SHUFFLE_METHODS if m != "no-amplification")
-"""Methods :func:`calibrate_eps0` accepts (no-amplification calibrates trivially to eps0 = eps)."""
+"""Methods :func:`calibrate_eps0` accepts (no-amplification calibrates trivially to eps0 = target_eps)."""
+
+EPS0_SEARCH = (sympy.Rational(1, 10**6), sympy.Integer(64))
+"""The eps0 searched by :func:`calibrate_eps0` (a larger eps0 is never useful, a smaller one not answerable
+by every bound)."""
 
 CALIBRATION_PARAMETERS: tuple[tuple[str, str, object], ...] = (
-    ("eps", "target eps of the shuffled mechanism, > 0", None),
+    ("target_eps", "target eps of the shuffled mechanism, > 0", None),
     ("n", "number of users, an integer >= 2", None),
     ("delta", "target delta, in (0, 1)", None),
     ("method", "one shuffle bound (" + ", ".join(CALIBRATION_METHODS) + "); default: all", None),
     ("k", "k-ary randomized response (2: binary); omit for any eps0-LDP randomizer", None),
-    ("relative_tolerance", "bisection stops when the bracket is this narrow relative to eps0", "1e-6"),
+    ("relative_tolerance", "bisection stops when the bracket is this narrow relative to eps0, in [10^-12, 1/2]",
+     "1e-6"),
 )
 """(name, help, default) of every :func:`calibration_family` argument, for a command line."""
 
 
 def _accepts(method: str, eps0: sympy.Expr, n: int, delta: sympy.Expr, target: sympy.Expr, k: int | None,
              assume: bool) -> tuple[bool, BoundResult]:
+    """Whether ``method`` certifies eps <= target at eps0: only a certified upper bound counts (valid, and
+    ``bounds`` upper or exact), never a lower bound or an invalid row."""
     result = shuffle_bound(method, eps0, n, delta, k=k, assume_stronger_clones=assume)
-    if not result.valid or result.upper_value is None:
-        return False, result
-    return exact_sign(sympy.sympify(result.upper_value) - target) <= 0, result
+    upper = result.certified_upper
+    return upper is not None and exact_sign(upper - target) <= 0, result
 
 
 def _rational(x: float) -> sympy.Rational:
     return sympy.Rational(x)
 
 
-def calibrate_eps0(eps: object, n: object, delta: object, *, method: str, k: object = None,
-                   assume_stronger_clones: bool = False, relative_tolerance: object = "1e-6") -> BoundResult:
-    """The largest eps0 (to ``relative_tolerance``) whose ``method`` bound at (eps0, n, delta) is <= eps.
+def _unfixable(result: BoundResult) -> bool:
+    """An invalid result that a smaller eps0 cannot make valid: only a lower bound (the exact row for an
+    unspecified randomizer or beyond its enumeration), or a condition that does not involve eps0."""
+    if result.valid:
+        return False
+    return result.bounds == "lower" or not any(word in result.note for word in ("eps0", "alpha0"))
 
-    One-sided: the returned eps0 is one at which the bound is valid and its certified upper eps is <= the
-    target (checked exactly); the true largest eps0 lies in the bracket stated in the note. Returns a
-    :class:`BoundResult` with units ``"eps0"`` (``valid=False`` when no eps0 in (0, 64] qualifies).
+
+def calibrate_eps0(target_eps: object, n: object, delta: object, *, method: str, k: object = None,
+                   assume_stronger_clones: bool = False, relative_tolerance: object = "1e-6") -> BoundResult:
+    """The largest eps0 (to ``relative_tolerance``) whose ``method`` bound at (eps0, n, delta) is <= target_eps.
+
+    One-sided: the returned eps0 is one at which ``method`` gives a certified upper bound on the shuffled
+    eps (valid, ``bounds`` upper or exact) that is <= the target (checked exactly), so the shuffled
+    mechanism with that eps0 is (target_eps, delta)-DP; the true largest such eps0 lies in the bracket
+    stated in the note, so the result has ``bounds="lower"``. eps0 is searched in :data:`EPS0_SEARCH`.
+
+    Returns:
+        A :class:`BoundResult` with units ``"eps0"`` (``valid=False`` when no eps0 in the search range
+        qualifies).
+
+    Raises:
+        InvalidParameterError: target_eps <= 0, n, delta, k or relative_tolerance out of range, or an
+            unknown method.
     """
-    target = require_positive("eps", eps)
-    x = validate_shuffle_inputs(target, n, delta, k)
+    target = require_positive("target_eps", target_eps)
+    x = validate_shuffle_inputs(1, n, delta, k)  # n, delta, k as every shuffle bound takes them
     if method not in CALIBRATION_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(CALIBRATION_METHODS)}. Got {method!r}")
-    tol = float(require_positive("relative_tolerance", relative_tolerance))
+    tol = float(require_real("relative_tolerance", relative_tolerance, low=sympy.Rational(1, 10**12),
+                             high=sympy.Rational(1, 2)))
     source = SOURCES[method]
+    floor, ceiling = (float(e) for e in EPS0_SEARCH)
 
     def ok(e0: float) -> tuple[bool, BoundResult]:
         return _accepts(method, _rational(e0), x.n, x.delta, target, x.k, assume_stronger_clones)
 
-    # a feasible starting point: halve from the target (every valid bound is <= eps0 or close to it)
-    lo = float(target.evalf(20))
+    def none_found(reason: str) -> BoundResult:
+        return invalid(method, f"no eps0 in [{floor:g}, {ceiling:g}] makes the {method} bound a certified upper "
+                               f"bound <= {target} ({reason})", source=source, bounds="lower")
+
+    # a feasible starting point: halve from the target (every valid bound is <= eps0)
+    lo = min(max(float(target.evalf(20)), floor), ceiling)
     found, achieved = ok(lo)
-    halvings = 0
     while not found:
+        if _unfixable(achieved):
+            return none_found(f"at eps0 = {lo:.6g}: {achieved.note}")
+        if lo / 2 < floor:
+            return none_found(f"last: {achieved.note or 'bound above the target'}")
         lo /= 2
-        halvings += 1
-        if halvings > 60 or (not achieved.valid and not any(word in achieved.note for word in ("eps0", "alpha0"))):
-            # invalid for a reason eps0 cannot fix (n too large for exact, the erratum's class, ...)
-            return invalid(method, f"no eps0 in [{lo:.3g}, {target}] makes the {method} bound valid and <= {target}"
-                           f" (last: {achieved.note or 'bound above the target'})", source=source)
         found, achieved = ok(lo)
-    # an infeasible point above: double (bounded, since eps0 > 64 is never useful)
+    # an infeasible point above: double up to the search's ceiling
     hi = lo * 2
-    while hi <= 64:
+    while hi <= ceiling:
         good, result = ok(hi)
         if not good:
             break
         lo, achieved = hi, result
         hi *= 2
-    if hi > 64:
+    if hi > ceiling:
         hi = math.inf
     while math.isfinite(hi) and hi - lo > tol * lo:
         mid = (lo + hi) / 2
@@ -109,17 +138,17 @@ def calibrate_eps0(eps: object, n: object, delta: object, *, method: str, k: obj
             lo, achieved = mid, result
         else:
             hi = mid
-    value = _rational(lo)
-    note = (f"certified {method} eps at this eps0: <= {achieved.upper:.10g} <= target {target}; the largest "
-            f"feasible eps0 is in [{lo!r}, {hi!r})")
-    return BoundResult(method, source, value, "eps0", True, note)
+    note = (f"certified {method} eps at this eps0: <= {decimal_string(achieved.certified_upper, 10)} <= target "
+            f"{target}; the largest feasible eps0 is in [{lo!r}, {hi!r})")
+    return BoundResult(method, source, _rational(lo), "eps0", True, note, bounds="lower")
 
 
-def calibration_family(eps: object, n: object, delta: object, *, method: str | None = None, k: object = None,
-                       relative_tolerance: object = "1e-6") -> list[BoundResult]:
+def calibration_family(target_eps: object, n: object, delta: object, *, method: str | None = None,
+                       k: object = None, relative_tolerance: object = "1e-6") -> list[BoundResult]:
     """:func:`calibrate_eps0` for every method (or one), in the order of :data:`CALIBRATION_METHODS`."""
     names = CALIBRATION_METHODS if method is None else (method,)
-    return [calibrate_eps0(eps, n, delta, method=name, k=k, relative_tolerance=relative_tolerance) for name in names]
+    return [calibrate_eps0(target_eps, n, delta, method=name, k=k, relative_tolerance=relative_tolerance)
+            for name in names]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,7 +214,8 @@ def calibrate_imola_alpha0(alpha: object, m: object, delta: object, *, n: object
     Uses delta_in = delta e^-alpha (then delta_out = delta_in e^{h(M; m, m)} <= delta since
     h(M; m, m) <= alpha) and requires Theorem 4.3's condition alpha0 < ln(M / (16 ln(4m/delta_in))).
     alpha(alpha0) increases with alpha0, so bisection finds the largest one; the returned value is a
-    rational at which both conditions were confirmed exactly.
+    rational at which both conditions were confirmed exactly, so a lower bound on the largest alpha0
+    (``bounds="lower"``).
     """
     target, m, delta, n = _imola_inputs(alpha, m, delta, n)
     delta_in = delta * sympy.exp(-target)
@@ -195,7 +225,7 @@ def calibrate_imola_alpha0(alpha: object, m: object, delta: object, *, n: object
     name = "imola-thm4.4"
     if exact_sign(limit) <= 0:
         return invalid(name, f"Theorem 4.3's condition alpha0 < ln(M/(16 ln(4m/delta_in))) = {float(limit):.6g} "
-                             "leaves no alpha0 > 0")
+                             "leaves no alpha0 > 0", bounds="lower")
 
     def ok(a0: float) -> bool:
         a = _rational(a0)
@@ -210,9 +240,10 @@ def calibrate_imola_alpha0(alpha: object, m: object, delta: object, *, n: object
         else:
             hi = mid
     if lo == 0.0:
-        return invalid(name, "no alpha0 > 0 meets the target")
+        return invalid(name, "no alpha0 > 0 meets the target", bounds="lower")
     value = _rational(lo)
     achieved = imola_theorem_4_4(value, m, delta_in, n=n)
     return BoundResult(name, SOURCES["imola-thm4.4"], value, "alpha0", True,
                        f"alpha(alpha0) = {float(achieved.alpha):.8g} <= {target}, delta_out = "
-                       f"{float(achieved.delta_out):.4g} <= {delta} (delta_in = delta e^-alpha); {achieved.note}")
+                       f"{float(achieved.delta_out):.4g} <= {delta} (delta_in = delta e^-alpha); {achieved.note}",
+                       bounds="lower")

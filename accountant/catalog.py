@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from accountant.bound_result import BoundResult
 from accountant.families import FAMILIES as _PAPER_FAMILIES
@@ -18,28 +18,28 @@ __all__ = ["BoundFamily", "BOUND_FAMILIES", "CALIBRATIONS"]
 class BoundFamily:
     """A named family of bounds: a function returning BoundResults, and the parameters it takes.
 
-    ``keywords`` maps a command-line parameter name to the function's keyword where they differ
-    (``target_eps`` for the calibration's ``eps``).
+    ``command`` is the subcommand that evaluates it (``bound`` or ``calibrate``), named in messages with
+    the parameter names exactly as the user types them.
     """
 
     name: str
     summary: str
     function: Callable[..., list[BoundResult]]
     parameters: tuple[ParameterSpec, ...]
-    keywords: Mapping[str, str] = field(default_factory=dict)
+    command: str = "bound"
 
     def evaluate(self, raw: Mapping[str, object]) -> list[BoundResult]:
         """Check the parameter names, fill defaults, and evaluate every bound of the family."""
         known = {p.name for p in self.parameters}
         unknown = sorted(set(raw) - known)
         if unknown:
-            raise InvalidParameterError(f"bound {self.name} has no parameter {unknown[0]!r}; "
+            raise InvalidParameterError(f"{self.command} {self.name} has no parameter {unknown[0]!r}; "
                                         f"its parameters are {', '.join(p.name for p in self.parameters)}")
         missing = [p.name for p in self.parameters if p.required and p.name not in raw]
         if missing:
             spec = next(p for p in self.parameters if p.name == missing[0])
-            raise InvalidParameterError(f"bound {self.name} needs --param {spec.name}=VALUE ({spec.help})")
-        return self.function(**{self.keywords.get(k, k): v for k, v in raw.items()})
+            raise InvalidParameterError(f"{self.command} {self.name} needs --param {spec.name}=VALUE ({spec.help})")
+        return self.function(**raw)
 
 
 def _specs(rows: tuple[tuple[str, str, object], ...], required: tuple[str, ...]) -> tuple[ParameterSpec, ...]:
@@ -57,15 +57,14 @@ def _shuffle_families() -> dict[str, BoundFamily]:
     from accountant.composition import COMPOSITION_PARAMETERS, composition_family
     from accountant.shuffle import SHUFFLE_PARAMETERS, shuffle_family
 
-    calibration_rows = tuple(("target_eps", *row[1:]) if row[0] == "eps" else row for row in CALIBRATION_PARAMETERS)
     return {
         "shuffle": BoundFamily("shuffle", "privacy amplification by shuffling n eps0-LDP reports", shuffle_family,
                                _specs(SHUFFLE_PARAMETERS, ("eps0", "n", "delta"))),
         "composition": BoundFamily("composition", "composition of k (eps, delta0)-DP mechanisms", composition_family,
                                    _specs(COMPOSITION_PARAMETERS, ("eps", "k", "delta"))),
         "calibrate-shuffle": BoundFamily("shuffle", "largest eps0 whose shuffled eps is at most target_eps",
-                                         calibration_family, _specs(calibration_rows, ("target_eps", "n", "delta")),
-                                         {"target_eps": "eps"}),
+                                         calibration_family,
+                                         _specs(CALIBRATION_PARAMETERS, ("target_eps", "n", "delta")), "calibrate"),
     }
 
 

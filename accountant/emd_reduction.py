@@ -152,7 +152,8 @@ def theorem_1_3_informal(eps: object, r: object, s: object, delta: object) -> Bo
     note = (f"informal: (alpha r, delta, r)-discrete claimed for r >= 2 ln(1/delta)/s = {float(condition):.6g} "
             f"({'met' if holds else 'not met'} here); not a guarantee (spec A10): Theorem 5.3 needs alpha = "
             f"{float(formal):.6g} ({float(eps / r / formal):.4g}x smaller) and gives delta_out = 2 delta")
-    return BoundResult("theorem1.3-informal", f"{SOURCE}, Theorem 1.3 (informal)", eps / r, "alpha", False, note)
+    return BoundResult("theorem1.3-informal", f"{SOURCE}, Theorem 1.3 (informal)", eps / r, "alpha", False, note,
+                       bounds="lower")
 
 
 def emd_discrete_family(eps: object, r: object, s: object, delta: object) -> list[BoundResult]:
@@ -171,7 +172,8 @@ def emd_discrete_family(eps: object, r: object, s: object, delta: object) -> lis
         BoundResult("theorem5.3", source, reduction.alpha, "alpha", True,
                     f"M (alpha', delta)-bounded d_EM-DP (local or central) with alpha' <= alpha (the lower float "
                     f"is safe) makes BoundedEMDReduction with s = {reduction.s} samples (eps, 2 delta, r)-discrete "
-                    f"d_EM-DP; alpha = eps / ((1+sqrt 2) r + (3/s) ln(1/delta)) = eps / {float(threshold):.6g}"),
+                    f"d_EM-DP; alpha = eps / ((1+sqrt 2) r + (3/s) ln(1/delta)) = eps / {float(threshold):.6g}",
+                    bounds="lower"),
         BoundResult("theorem5.3-delta", source, reduction.delta_out, "probability", True,
                     "delta of the discrete guarantee: 2 delta (delta from M, delta from Lemma 5.2's tail)"),
         theorem_1_3_informal(reduction.eps, reduction.r, reduction.s, reduction.delta),

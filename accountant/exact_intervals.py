@@ -141,12 +141,12 @@ def _result(name: str, source: str, units: str, lower: sympy.Expr, upper: sympy.
             note: str = "", valid: bool = True) -> BoundResult:
     """A BoundResult from an enclosure: exact when lower == upper, else value = the conservative end."""
     if lower == upper:
-        return BoundResult(name, source, lower, units, valid, note)
+        return BoundResult(name, source, lower, units, valid, note, bounds=direction)
     end = "upper" if direction == "upper" else "lower"
     value = upper if direction == "upper" else lower
     return BoundResult(name, source, value, units, valid,
                        f"{note}{'; ' if note else ''}value is the {end} end of a rigorous enclosure",
-                       lower_value=lower, upper_value=upper)
+                       lower_value=lower, upper_value=upper, bounds=direction)
 
 
 def _join(*parts: str) -> str:

@@ -90,17 +90,18 @@ def ldp_mutual_information(N: object, w: object, eps: object) -> list[BoundResul
 def _corollary21(name: str, info: BoundResult | None, n: int, p: sympy.Expr, missing: str) -> BoundResult:
     source = f"{SOURCE}, Corollary 21"
     if info is None:
-        return BoundResult(name, source, None, "users", False, missing)
+        return BoundResult(name, source, None, "users", False, missing, bounds="lower")
     if not info.valid:
-        return BoundResult(name, source, None, "users", False, f"{info.name} does not apply: {info.note}")
+        return BoundResult(name, source, None, "users", False, f"{info.name} does not apply: {info.note}",
+                           bounds="lower")
     lower = users_unreliable(info.upper_value, n, p)  # a larger MI bound gives a smaller (safe) threshold
     upper = users_unreliable(info.lower_value, n, p)
     note = (f"non-adaptive users with i.i.d. sketches; per-user I <= {info.name} bound "
             f"({info.display()} nats, times log2 e for Fano in bits); fewer users give average error > {p}")
     if lower == upper:
-        return BoundResult(name, source, lower, "users", True, note)
+        return BoundResult(name, source, lower, "users", True, note, bounds="lower")
     return BoundResult(name, source, lower, "users", True, f"{note}; value is the lower end of a rigorous enclosure",
-                       lower_value=lower, upper_value=upper)
+                       lower_value=lower, upper_value=upper, bounds="lower")
 
 
 def fano(N: object, eps: object, w: object = None, p_max: object = sympy.Rational(1, 2), K: object = 2,

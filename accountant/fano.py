@@ -161,11 +161,11 @@ def theorem7_user_threshold(N: object, eps: object, p_max: object = sympy.Ration
     if form == "corrected":
         return BoundResult("theorem7", source, _max0(((1 - p) * n - 1) / (e * LOG2E)), "users", True,
                            f"fewer users give average error > {p} for every eps-LDP learner, adaptive or not "
-                           "(Lemma 6 + Fano, corrected constant)")
+                           "(Lemma 6 + Fano, corrected constant)", bounds="lower")
     if form == "paper":
         return BoundResult("theorem7-paper", source, n / (e * LOG2E), "users", False,
                            "paper's printed constant N/(eps log2 e): at this U Fano's bound is 1 - (N+1)/N < 0, "
-                           "vacuous; the proof gives only the corrected threshold (spec §9 E2)")
+                           "vacuous; the proof gives only the corrected threshold (spec §9 E2)", bounds="lower")
     raise InvalidParameterError(f"form must be 'corrected' or 'paper'. Got {form!r}")
 
 
@@ -234,7 +234,8 @@ def theorem10_user_threshold(N: object, p_max: object = sympy.Rational(1, 2)) ->
     n = require_int("N", N, minimum=2)
     p = _probability_open("p_max", p_max)
     return BoundResult("theorem10", f"{SOURCE}, Theorem 10", users_unreliable(sympy.Rational(1, n), n, p),
-                       "users", True, "non-private 1-bit sketches, w = 1, non-adaptive users; I <= 1/N nats each")
+                       "users", True, "non-private 1-bit sketches, w = 1, non-adaptive users; I <= 1/N nats each",
+                       bounds="lower")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -328,15 +329,17 @@ def theorem23_user_threshold(N: object, K: object, d: object, eps: object, p_max
     if exact_tail:
         if lower == upper:
             return BoundResult("theorem23", source, lower, "users", True,
-                               f"exact binomial tail; fewer users give average error > {p} within tolerance d")
+                               f"exact binomial tail; fewer users give average error > {p} within tolerance d",
+                               bounds="lower")
         return BoundResult("theorem23", source, lower, "users", True,
                            f"{note}; value is the lower end of a rigorous enclosure", lower_value=lower,
-                           upper_value=upper)
+                           upper_value=upper, bounds="lower")
     margin = 1 - sympy.Rational(dd, n) - sympy.Rational(1, k)
     paper = (1 - p) * n * k * margin**2 / (3 * e)
     if _sign("d", margin) <= 0:
         return BoundResult("theorem23-paper", source, paper, "users", False,
-                           "paper's form; needs 1 - d/N - 1/K > 0 (the Chernoff step bounds an upper tail)")
+                           "paper's form; needs 1 - d/N - 1/K > 0 (the Chernoff step bounds an upper tail)",
+                           bounds="lower")
     holds = _sign("threshold", lower - paper) >= 0
     chernoff_delta = k * (1 - sympy.Rational(dd, n)) - 1
     reason = ("the Chernoff form exp(-delta^2 mu/3) needs delta = K(1-d/N) - 1 <= 1; here delta = "
@@ -344,7 +347,7 @@ def theorem23_user_threshold(N: object, K: object, d: object, eps: object, p_max
     note = ("paper's form (1-p_max) N K (1-d/N-1/K)^2/(3 eps); " +
             ("does not exceed the proved exact-tail threshold" if holds else
              f"exceeds the proved exact-tail threshold: {reason} (spec §9 E4)"))
-    return BoundResult("theorem23-paper", source, paper, "users", holds, note)
+    return BoundResult("theorem23-paper", source, paper, "users", holds, note, bounds="lower")
 
 
 @dataclass(frozen=True)

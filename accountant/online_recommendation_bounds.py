@@ -147,7 +147,7 @@ def loss_lower_nonprivate(m: object, n: object, P: object, R: object) -> BoundRe
     r_part = (1 - sympy.Rational(1, m)) * R
     return BoundResult("theorem6", _source("Theorem 6"), sympy.Max(log_part, r_part), "loss", True,
                        f"max((m-1)/2 floor(log_m(n/P)) = {log_part}, (1-1/m) R = {r_part}); the log part's constant "
-                       "is quoted from [41] without proof (spec A10)")
+                       "is quoted from [41] without proof (spec A10)", bounds="lower")
 
 
 def loss_lower_dp_D0R0(T: object, P: object, eps: object) -> BoundResult:
@@ -161,7 +161,7 @@ def loss_lower_dp_D0R0(T: object, P: object, eps: object) -> BoundResult:
     P = require_int("P", P, minimum=1)
     e = _eps(eps)
     return BoundResult("lemma8", _source("Lemma 8"), sympy.Rational(T, 2) * sympy.exp(-P * e), "loss", True,
-                       "any eps-DP algorithm, D = R = 0, m = 2 (oblivious adversary)")
+                       "any eps-DP algorithm, D = R = 0, m = 2 (oblivious adversary)", bounds="lower")
 
 
 def eps_lower_D0R0(T: object, L: object, P: object) -> BoundResult:
@@ -178,7 +178,7 @@ def eps_lower_D0R0(T: object, L: object, P: object) -> BoundResult:
     value = sympy.log(sympy.Integer(T) / (2 * loss)) / P
     vacuous = exact_sign(2 * loss - T) >= 0
     return BoundResult("theorem7", _source("Theorem 7"), value, "eps", True,
-                       "eps >= ln(T/(2L))/P" + (" (vacuous: L >= T/2)" if vacuous else ""))
+                       "eps >= ln(T/(2L))/P" + (" (vacuous: L >= T/2)" if vacuous else ""), bounds="lower")
 
 
 def eps_lower_thm15(T: object, L: object, D: object, R: object, P: object) -> BoundResult:
@@ -197,11 +197,13 @@ def eps_lower_thm15(T: object, L: object, D: object, R: object, P: object) -> Bo
     P = require_int("P", P, minimum=1)
     if exact_sign(D + R - 6 * sympy.log(T)) < 0:
         return BoundResult("theorem15", _source("Theorem 15"), None, "eps", False,
-                           f"needs D + R >= 6 ln T = {float(6 * sympy.log(T)):.4g}; got D + R = {D + R}")
+                           f"needs D + R >= 6 ln T = {float(6 * sympy.log(T)):.4g}; got D + R = {D + R}",
+                           bounds="lower")
     S = min(D + R, T)
     value = KL_CONSTANT / (2 * P) * sympy.Min(sympy.Rational(S, 4) - 1, sympy.Rational(T, 8) - 8 * (loss + 1) - 1)
     return BoundResult("theorem15", _source("Theorem 15"), value, "eps", True,
-                       "explicit constants derived from the proof (spec A13); the paper states Omega((D+R)/P)")
+                       "explicit constants derived from the proof (spec A13); the paper states Omega((D+R)/P)",
+                       bounds="lower")
 
 
 def eps_lower(T: object, L: object, D: object, R: object, P: object) -> BoundResult:
@@ -212,7 +214,7 @@ def eps_lower(T: object, L: object, D: object, R: object, P: object) -> BoundRes
     parts = [eps_lower_D0R0(T, L, P), eps_lower_thm15(T, L, D, R, P)]
     valid = [p for p in parts if p.valid]
     return BoundResult("theorem1", _source("Theorem 1"), sympy.Max(*(p.value for p in valid)), "eps", True,
-                       "max of " + ", ".join(p.name for p in valid) + " (oblivious adversary, m = 2)")
+                       "max of " + ", ".join(p.name for p in valid) + " (oblivious adversary, m = 2)", bounds="lower")
 
 
 def theorem15_kl_constant() -> BoundResult:
@@ -223,7 +225,7 @@ def theorem15_kl_constant() -> BoundResult:
     value = sympy.Rational(3, 4) * sympy.log(sympy.Rational(3, 2)) + sympy.Rational(1, 4) * sympy.log(sympy.Rational(1, 2))
     above = exact_sign(value - KL_CONSTANT) > 0
     return BoundResult("theorem15-kl", _source("Theorem 15"), value, "nats", True,
-                       f"{'>' if above else '<='} 0.13, the paper's constant")
+                       f"{'>' if above else '<='} 0.13, the paper's constant", bounds="exact")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -256,7 +256,8 @@ def theorem5_relative_bound(n: object) -> BoundResult:
     n = require_int("n", n, minimum=2)
     value = 1 - 3 * (log_tree_count(n) + 1) / (n * (n**2 - 1))
     return BoundResult("theorem5-relative", f"{SOURCE}, Theorem 5 (clean form, spec A5)", value, "ratio",
-                       note="lower bound on E[Q_D]/OPT; requires S >= 1 off the diagonal; exact Boltzmann samples")
+                       note="lower bound on E[Q_D]/OPT; requires S >= 1 off the diagonal; exact Boltzmann samples",
+                       bounds="lower")
 
 
 @dataclass(frozen=True)
@@ -336,7 +337,7 @@ def boltzmann_loss_check(S: object) -> BoltzmannLossCheck:
         relative = theorem5_relative_bound(n) if all(v >= 1 for v in S[off].tolist()) else None
         holds = bool(expected.b <= bound.a and worst.b <= 1)
         if relative is not None:
-            holds = holds and bool(quality_ratio.a >= iv.mpf(relative.upper))
+            holds = holds and bool(quality_ratio.a >= iv.mpf(relative.enclosure[1]))  # the bound's value, rounded up
         return BoltzmannLossCheck(n, count, opt, iv_to_floats(expected), lemma51_expected_loss_bound(n),
                                   iv_to_floats(worst)[1] if worst.b > 0 else 0.0, iv_to_floats(quality_ratio),
                                   relative, holds)

@@ -15,13 +15,15 @@ Result names (:data:`SHUFFLE_METHODS`):
 ``blanket-hoeffding``  Balle, Bell, Gascon, Nissim (CRYPTO 2019), Hoeffding
 ``blanket-bennett``    Balle, Bell, Gascon, Nissim (CRYPTO 2019), Bennett
 ``imola-thm4.3``       Imola, Roy Chowdhury, Chaudhuri, Theorem 4.3 (metric DP, ||v||_0 changed items)
-``exact``              the exact eps of shuffled randomized response (small n)
+``exact``              the exact eps of shuffled k-ary randomized response (small n; a lower bound for k
+                       omitted or beyond the enumeration, then ``valid=False``)
 ``no-amplification``   eps0: shuffling is post-processing
 =====================  ============================================================================
 
-Every numerical value is an interval [lower, upper] whose upper end is a certified valid eps (see
-:mod:`accountant.shuffle_numeric`, :mod:`accountant.shuffle_blanket`, :mod:`accountant.shuffle_exact`);
-closed forms are exact sympy expressions whose float is rounded up.
+Every numerical value is an interval [lower, upper] (``BoundResult.enclosure``) whose upper end is a
+certified valid eps (see :mod:`accountant.shuffle_numeric`, :mod:`accountant.shuffle_blanket`,
+:mod:`accountant.shuffle_exact`); closed forms are exact sympy expressions whose float is rounded up. No
+result exceeds eps0 ||v||_1, which always holds (post-processing).
 """
 
 from __future__ import annotations
@@ -43,13 +45,20 @@ from accountant.shuffle_closed_forms import (
     imola_theorem_4_4,
     imola_theorem_4_4_alpha,
 )
-from accountant.shuffle_common import SOURCES, interval_result, invalid, validate_shuffle_inputs
+from accountant.shuffle_common import SOURCES, ShuffleInputs, invalid, validate_shuffle_inputs
 from accountant.shuffle_exact import (
-    MAX_EXACT_KRR_CELLS,
     MAX_EXACT_RR_N,
+    EpsilonEnclosure,
+    binary_rr_enclosure,
+    exact_krr_limit_text,
+    exact_result,
     exact_shuffled_krr,
+    exact_shuffled_krr_worst,
     exact_shuffled_rr,
     exact_shuffled_rr_delta,
+    krr_cells_fit,
+    krr_pair_enclosure,
+    krr_worst_case_cost,
 )
 from accountant.shuffle_numeric import (
     CloneDelta,
@@ -60,6 +69,7 @@ from accountant.shuffle_numeric import (
     stronger_clones_condition,
 )
 from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive
+from proofs.rounding import decimal_string
 
 __all__ = [
     "SHUFFLE_METHODS",
@@ -89,6 +99,7 @@ __all__ = [
     "exact_shuffled_rr",
     "exact_shuffled_rr_delta",
     "exact_shuffled_krr",
+    "exact_shuffled_krr_worst",
     "exact_truth",
     "MAX_EXACT_RR_N",
     "MAX_EXACT_KRR_N",
@@ -99,7 +110,7 @@ SHUFFLE_METHODS = ("efmrtt19", "fmt21-closed", "fmt21-numeric", "fmt23-closed", 
 """Result names of :func:`shuffle_family`, in the order it returns them."""
 
 MAX_EXACT_KRR_N = 200
-"""Largest n for the k-RR (k >= 3) exact truth in the bound family."""
+"""Largest n for the k-RR (k >= 3) lower bound from three datasets, where the worst case is out of reach."""
 
 SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
     ("eps0", "local randomizers' eps0 > 0 (imola-thm4.3: the metric-DP alpha0 per unit distance)", None),
@@ -114,47 +125,77 @@ SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
 """(name, help, default) of every :func:`shuffle_family` argument, for a command line."""
 
 
-def _exact_row(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None) -> BoundResult:
-    if k is None or k == 2:
-        if n > MAX_EXACT_RR_N:
-            return invalid("exact", f"n = {n} > {MAX_EXACT_RR_N}: too large for the exact computation")
-        result = exact_shuffled_rr(eps0, n, delta)
-        if k is None:
-            return BoundResult(result.name, result.source, result.value, result.units, True,
-                               result.note + "; binary randomized response is eps0-LDP, so this is a lower "
-                               "bound on the worst case over all eps0-LDP randomizers",
-                               result.lower_value, result.upper_value)
-        return result
-    return exact_truth(eps0, n, delta, k=k)
+def _canonical_lower_bound(x: ShuffleInputs) -> BoundResult:
+    """k-RR (k >= 3) beyond the worst-case enumeration: the largest eps over three canonical datasets.
+
+    Each pair changes one user from 0 to 1; the others all hold 2, all hold 0, or cycle through 0..k-1.
+    Any pair's eps is a lower bound on the worst case.
+    """
+    others = {"all others hold 2": [2] * (x.n - 1), "all others hold 0": [0] * (x.n - 1),
+              "others cycle 0..k-1": [i % x.k for i in range(x.n - 1)]}
+    worst: tuple[str, EpsilonEnclosure] | None = None
+    for label, rest in others.items():
+        pair = krr_pair_enclosure(x.eps0, x.k, rest + [0], rest + [1], x.delta)
+        if worst is None or pair.lower > worst[1].lower:
+            worst = (label, pair)
+    assert worst is not None
+    note = (f"{x.k}-ary randomized response: a LOWER bound on the true eps, the largest over three datasets "
+            f"(worst: {worst[0]}), since the worst case over all datasets is out of reach ("
+            f"{exact_krr_limit_text(x.k)}); not an upper bound, so not valid as a shuffle bound")
+    return exact_result(worst[1], x.eps0, note, bounds="lower", valid=False)
+
+
+def _binary_lower_bound(x: ShuffleInputs) -> BoundResult:
+    """Any eps0-LDP randomizer (k omitted): binary randomized response's worst case, a lower bound."""
+    worst, j = binary_rr_enclosure(x.eps0, x.n, x.delta)
+    note = (f"any eps0-LDP randomizer: a LOWER bound on the true worst-case eps, the exact eps of binary "
+            f"randomized response (one eps0-LDP randomizer; worst with {j} or {x.n - 1 - j} of the {x.n - 1} "
+            "others holding 1); not an upper bound, so not valid as a shuffle bound: give k for the exact eps "
+            "of k-ary randomized response")
+    return exact_result(worst, x.eps0, note, bounds="lower", valid=False)
 
 
 def exact_truth(eps0: object, n: object, delta: object, *, k: object = None) -> BoundResult:
-    """The exact eps of shuffled randomized response: binary worst case, or k-RR on canonical datasets.
+    """The exact eps of shuffled randomized response, or a certified lower bound where that is all there is.
 
-    For k None or 2: :func:`exact_shuffled_rr` (worst case over the other users' bits). For k >= 3: the
-    maximum of :func:`exact_shuffled_krr` over three neighbouring pairs, each changing one user from 0 to
-    1: all others hold 2; all others hold 0; the others' values cycle through 0..k-1. That is exact for
-    those datasets and a lower bound on the worst case.
+    - k = 2: :func:`exact_shuffled_rr`, the worst case over the other users' bits (n <= MAX_EXACT_RR_N).
+    - k >= 3: :func:`exact_shuffled_krr_worst`, the worst case over all datasets, where its enumeration
+      is feasible (:func:`~accountant.shuffle_exact.krr_worst_case_cost`); beyond that (n <=
+      :data:`MAX_EXACT_KRR_N`) the largest eps over three canonical datasets, a lower bound.
+    - k omitted (any eps0-LDP randomizer): binary randomized response's worst case, a lower bound on the
+      worst case over all eps0-LDP randomizers.
+
+    Exact results have ``bounds="exact"`` (the enclosure contains the true eps). Lower bounds have
+    ``bounds="lower"`` and ``valid=False`` (they are certified, but not upper bounds, so no consumer of
+    the shuffle bounds, calibration included, may use them). Beyond every limit: value None.
     """
     x = validate_shuffle_inputs(eps0, n, delta, k)
     if x.k is None or x.k == 2:
-        return _exact_row(x.eps0, x.n, x.delta, x.k)
-    if x.n > MAX_EXACT_KRR_N or (x.n + 1) ** (x.k - 1) > MAX_EXACT_KRR_CELLS:
-        return invalid("exact", f"n = {x.n}, k = {x.k}: too large for the exact k-RR computation "
-                                f"(n <= {MAX_EXACT_KRR_N} and (n+1)^(k-1) <= {MAX_EXACT_KRR_CELLS})")
-    others = {"all others hold 2": [2] * (x.n - 1), "all others hold 0": [0] * (x.n - 1),
-              "others cycle 0..k-1": [i % x.k for i in range(x.n - 1)]}
-    best: tuple[str, BoundResult] | None = None
-    upper = sympy.Integer(0)
-    for label, rest in others.items():
-        result = exact_shuffled_krr(x.eps0, x.k, rest + [0], rest + [1], x.delta)
-        upper = max(upper, result.upper_value)
-        if best is None or result.lower_value > best[1].lower_value:
-            best = (label, result)
-    assert best is not None
-    note = (f"{x.k}-ary randomized response, one user 0 -> 1; maximum over {len(others)} datasets (worst: "
-            f"{best[0]}); exact for those datasets, a lower bound on the worst case")
-    return interval_result("exact", best[1].lower_value, upper, note, source=SOURCES["exact"])
+        if x.n > MAX_EXACT_RR_N:
+            return invalid("exact", f"n = {x.n} > {MAX_EXACT_RR_N}: too large for the exact computation",
+                           bounds="lower" if x.k is None else "exact")
+        return _binary_lower_bound(x) if x.k is None else exact_shuffled_rr(x.eps0, x.n, x.delta)
+    if krr_worst_case_cost(x.n, x.k) is not None:
+        return exact_shuffled_krr_worst(x.eps0, x.k, x.n, x.delta)
+    if x.n <= MAX_EXACT_KRR_N and krr_cells_fit(x.n, x.k):
+        return _canonical_lower_bound(x)
+    return invalid("exact", f"n = {x.n}, k = {x.k}: too large for the exact k-RR computation ({exact_krr_limit_text(x.k)}"
+                            f"; a lower bound from given datasets needs n <= {MAX_EXACT_KRR_N})", bounds="exact")
+
+
+def _within_eps0(row: BoundResult, cap: sympy.Expr) -> BoundResult:
+    """``row``, or eps0 l1 when the row's certified upper end is larger.
+
+    eps0 ||v||_1 always holds with delta = 0: the changed users' reports are eps0 ||v||_1-DP together
+    (basic composition over the changed items; one item at distance 1 for the eps0-LDP bounds), and
+    shuffling is post-processing (Dwork and Roth 2014, Proposition 2.1 and Theorem 3.16).
+    """
+    upper = row.certified_upper
+    if upper is None or exact_sign(upper - cap) <= 0:
+        return row
+    return BoundResult(row.name, row.source, cap, row.units, True,
+                       f"{row.note}; the theorem gives {decimal_string(upper, 8)} > eps0 ||v||_1 = {cap}, which holds by "
+                       "post-processing (delta = 0)")
 
 
 def shuffle_bound(method: str, eps0: object, n: object, delta: object, *, k: object = None, l0: object = 1,
@@ -211,11 +252,11 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
         "blanket-hoeffding": lambda: needs_one_user("blanket-hoeffding", lambda: blanket_hoeffding(eps0, n, delta, k=k)),
         "blanket-bennett": lambda: needs_one_user("blanket-bennett", lambda: blanket_bennett(eps0, n, delta, k=k)),
         "imola-thm4.3": lambda: imola_theorem_4_3_at_delta(eps0, n, delta, l0=l0, l1=l1),
-        "exact": lambda: needs_one_user("exact", lambda: _exact_row(eps0, n, delta, k)),
+        "exact": lambda: needs_one_user("exact", lambda: exact_truth(eps0, n, delta, k=k)),
         "no-amplification": lambda: BoundResult(
             "no-amplification", SOURCES["no-amplification"], eps0 * l1, "eps", True,
             "composition over the changed items: eps0 ||v||_1 with delta = 0" if not one_user
             else "eps0 with delta = 0"),
     }
     names = SHUFFLE_METHODS if method is None else (method,)
-    return [builders[name]() for name in names]
+    return [_within_eps0(builders[name](), eps0 * l1) for name in names]

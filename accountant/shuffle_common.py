@@ -95,16 +95,20 @@ def randomizer_label(k: int | None) -> str:
     return f"{k}-ary randomized response"
 
 
-def invalid(name: str, reason: str, *, source: str | None = None) -> BoundResult:
+def invalid(name: str, reason: str, *, source: str | None = None, bounds: str = "upper") -> BoundResult:
     """A result whose theorem does not apply: value None, valid=False, the reason in ``note``."""
     return BoundResult(name=name, source=source or SOURCES.get(name, name), value=None, units="eps",
-                       valid=False, note=reason)
+                       valid=False, note=reason, bounds=bounds)
 
 
 def interval_result(name: str, lower: float | sympy.Expr, upper: float | sympy.Expr, note: str, *,
-                    source: str | None = None, units: str = "eps") -> BoundResult:
-    """A numerical result known to lie in [lower, upper]; ``value`` is the safe (upper) end."""
+                    source: str | None = None, units: str = "eps", bounds: str = "upper",
+                    valid: bool = True) -> BoundResult:
+    """A numerical result known to lie in [lower, upper]; ``value`` is the safe end (the lower end for a
+    lower bound, else the upper end). ``bounds`` and ``valid`` as in :class:`BoundResult`; the enclosure
+    is certified either way (an invalid row here is a certified lower bound that its family cannot use)."""
     lo = sympy.Rational(lower) if isinstance(lower, float) else sympy.sympify(lower)
     hi = sympy.Rational(upper) if isinstance(upper, float) else sympy.sympify(upper)
-    return BoundResult(name=name, source=source or SOURCES.get(name, name), value=hi, units=units,
-                       valid=True, note=note, lower_value=lo, upper_value=hi)
+    return BoundResult(name=name, source=source or SOURCES.get(name, name), value=lo if bounds == "lower" else hi,
+                       units=units, valid=valid, note=note, lower_value=lo, upper_value=hi, bounds=bounds,
+                       certified=True)

@@ -2,9 +2,10 @@
 
 :func:`shuffle_curves` evaluates every method of :func:`accountant.shuffle.shuffle_family` on a grid
 of n and keeps, for each method, the points where its theorem applies (``valid``), each as
-(n, upper) with ``upper`` the certified eps rounded up to a float. :func:`plot_shuffle_curves` draws
-them: one line per method, the exact truth (binary randomized response, small n only) as markers,
-and the no-amplification line eps0. Floats here are for display; the exact values stay in
+(n, upper) with ``upper`` the certified eps rounded up to a float; for ``exact`` with k omitted, the
+certified lower bound it gives instead (binary randomized response). :func:`plot_shuffle_curves` draws
+them: one line per method, the exact truth (randomized response, small n only) as markers, and the
+no-amplification line eps0. Floats here are for display; the exact values stay in
 :func:`shuffle_family`.
 
 References:
@@ -77,9 +78,9 @@ def shuffle_curves(eps0: object, delta: object, n_values: Iterable[object], *, k
     Returns:
         One entry per method of :data:`accountant.shuffle.SHUFFLE_METHODS` (in that order), each a list
         of (n, eps rounded up to a float) over the n where the method is valid; a method valid nowhere on
-        the grid has an empty list. ``exact`` is only computed for small n (``valid=False`` above the
-        exact computation's size limit); for k None it is binary randomized response, a lower bound on
-        the worst case over all eps0-LDP randomizers.
+        the grid has an empty list. ``exact`` is only computed for small n (no value above the exact
+        computation's size limit); for k None its points are binary randomized response's exact eps
+        rounded down, a lower bound on the worst case over all eps0-LDP randomizers.
 
     Raises:
         InvalidParameterError: bad eps0, delta, k or n (named), or an empty grid.
@@ -91,8 +92,9 @@ def shuffle_curves(eps0: object, delta: object, n_values: Iterable[object], *, k
     curves: dict[str, list[tuple[int, float]]] = {name: [] for name in SHUFFLE_METHODS}
     for n in grid:
         for result in shuffle_family(eps0, n, delta, k=k):
-            if result.valid and result.upper is not None and math.isfinite(result.upper):
-                curves[result.name].append((n, result.upper))
+            eps = result.lower if result.name == "exact" and result.bounds == "lower" else result.upper
+            if eps is not None and math.isfinite(eps):
+                curves[result.name].append((n, eps))
         if progress is not None:
             progress(n)
     return curves
@@ -132,7 +134,7 @@ def plot_shuffle_curves(curves: Mapping[str, Sequence[tuple[int, float]]], path:
         style, marker = _STYLES.get(name, ("-", "."))
         label = name
         if name == "exact":
-            label = "exact (randomized response)"
+            label = "exact randomized response (k omitted: binary, a lower bound)"
         elif name == "no-amplification":
             label = "no amplification (eps0)"
         axes.plot(ns, eps, linestyle=style or "none", marker=marker or None, markersize=4 if name != "exact" else 7,
@@ -141,7 +143,7 @@ def plot_shuffle_curves(curves: Mapping[str, Sequence[tuple[int, float]]], path:
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("n (users)")
-    axes.set_ylabel("eps (certified upper bound)")
+    axes.set_ylabel("eps (certified upper bound; exact: the truth)")
     axes.set_title(title)
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize="small", loc="best")

@@ -2,7 +2,9 @@
 
 Reference numbers for the recipe come from specs/imola_metric_dp_user_level.md, section 3.2 (the
 spec's independent audit of eqs. (6)/(7) against Theorem 4.4's closed form): m = 100, n = 10^6,
-delta = 10^-6, target alpha = 10 gives alpha0 = 4.88 and an achieved alpha of 12.2.
+delta = 10^-6, target alpha = 10 gives alpha0 = 4.88 and an achieved alpha of 12.2. The exact-method
+cases are issue 9's (an independent brute force found the overshoots). The fuzz against a brute-force
+truth is in test_shuffle_oracle.py.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from accountant.calibration import (
     imola_recipe_alpha0,
     imola_recipe_check,
 )
-from accountant.shuffle import imola_theorem_4_4, shuffle_bound
+from accountant.shuffle import exact_truth, imola_theorem_4_4, shuffle_bound
+from conftest import run_cli
 from mechanisms.parameters import InvalidParameterError, exact_sign
 
 R = sympy.Rational
@@ -27,11 +30,11 @@ R = sympy.Rational
 
 def _round_trip(method, target, n, delta, k):
     result = calibrate_eps0(target, n, delta, method=method, k=k)
-    assert result.valid and result.units == "eps0"
+    assert result.valid and result.units == "eps0" and result.bounds == "lower" and result.upper is None
     eps0 = result.value
     again = shuffle_bound(method, eps0, n, delta, k=k)
     assert again.valid and again.upper <= float(target)  # never overshoots (certified upper end)
-    assert exact_sign(sympy.sympify(again.upper_value) - target) <= 0
+    assert exact_sign(again.certified_upper - target) <= 0
     # the bracket's upper end is infeasible (or invalid): the returned eps0 is the largest to tolerance
     hi = float(result.note.rsplit(", ", 1)[1].rstrip(")"))
     if hi != float("inf"):
@@ -62,7 +65,43 @@ def test_family_and_unusable_methods():
     too_big = calibrate_eps0(R(1, 10), 10**5, R(1, 10**6), method="exact")
     assert not too_big.valid and "too large" in too_big.note
     assert "no-amplification" not in CALIBRATION_METHODS
-    assert [p[0] for p in CALIBRATION_PARAMETERS][:3] == ["eps", "n", "delta"]
+    assert [p[0] for p in CALIBRATION_PARAMETERS][:3] == ["target_eps", "n", "delta"]
+
+
+def test_exact_calibration_with_k_3_never_overshoots():
+    """Issue 9: target 0.6, n = 4, delta = 0.0364, k = 3 returned eps0 = 0.96820, whose true shuffled eps is
+    0.63221 (the exact row maximised over three datasets only). Now the exact worst case is certified."""
+    target, delta = R(3, 5), R(364, 10000)
+    result = calibrate_eps0(target, 4, delta, method="exact", k=3)
+    assert result.valid and float(result.value) < 0.9682
+    truth = exact_truth(result.value, 4, delta, k=3)
+    assert truth.bounds == "exact" and exact_sign(truth.certified_upper - target) <= 0
+
+
+def test_calibration_never_uses_a_lower_bound():
+    """Issue 9: with k omitted the exact row is binary RR's eps, only a lower bound on the worst case; it
+    calibrated target 0.477 (n = 33, delta = 0.0129) to eps0 = 1.46905, where 3-RR's eps is >= 0.48729."""
+    result = calibrate_eps0(R(477, 1000), 33, R(129, 10000), method="exact")
+    assert not result.valid and result.value is None and "LOWER bound" in result.note
+    beyond = calibrate_eps0(R(1, 2), 100, R(1, 10**6), method="exact", k=3)  # past the k-RR enumeration
+    assert not beyond.valid and "LOWER bound" in beyond.note
+
+
+def test_large_targets_are_answered():
+    """target_eps = 1000 raised a traceback (eps0 = 1000 reached the numerical bounds); eps0 is searched
+    in (0, 64], and every eps0 there meets so large a target."""
+    result = calibrate_eps0(1000, 100, R(1, 10**6), method="fmt21-numeric")
+    assert result.valid and result.value == 64 and "inf" in result.note
+
+
+def test_command_line_names_what_the_user_typed(capsys):
+    code, _, err = run_cli(capsys, "calibrate", "shuffle", "--param", "n=3", "--param", "delta=0.1")
+    assert code == 2 and "calibrate shuffle needs --param target_eps" in err
+    code, _, err = run_cli(capsys, "calibrate", "shuffle", "--param", "target_eps=-1", "--param", "n=3",
+                           "--param", "delta=0.1")
+    assert code == 2 and "target_eps must be > 0" in err
+    code, _, err = run_cli(capsys, "calibrate", "shuffle", "--param", "eps=1", "--param", "n=3", "--param", "delta=0.1")
+    assert code == 2 and "calibrate shuffle has no parameter 'eps'" in err
 
 
 def test_imola_recipe_eq7_overshoots():
@@ -98,12 +137,14 @@ def test_exact_imola_solve():
 
 
 INVALID = [
-    pytest.param(lambda: calibrate_eps0(0, 100, R(1, 10), method="fmt21-numeric"), "eps", id="eps-zero"),
+    pytest.param(lambda: calibrate_eps0(0, 100, R(1, 10), method="fmt21-numeric"), "target_eps", id="target-zero"),
     pytest.param(lambda: calibrate_eps0(1, 1, R(1, 10), method="fmt21-numeric"), "n", id="n-one"),
     pytest.param(lambda: calibrate_eps0(1, 100, 0, method="fmt21-numeric"), "delta", id="delta-zero"),
     pytest.param(lambda: calibrate_eps0(1, 100, R(1, 10), method="no-amplification"), "method", id="method"),
     pytest.param(lambda: calibrate_eps0(1, 100, R(1, 10), method="fmt21-numeric", relative_tolerance=0),
                  "relative_tolerance", id="tolerance"),
+    pytest.param(lambda: calibrate_eps0(1, 100, R(1, 10), method="fmt21-numeric", relative_tolerance="1e-300"),
+                 "relative_tolerance", id="tolerance-below-the-float-step"),
     pytest.param(lambda: imola_recipe_alpha0(10**6, 100, R(1, 10**6)), "alpha", id="recipe-out-of-range"),
     pytest.param(lambda: calibrate_imola_alpha0(10, 0, R(1, 10)), "m", id="imola-m"),
 ]

@@ -79,9 +79,10 @@ def test_emd_discrete_family_and_cli(capsys):
     assert payload["inputs"] == {"eps": "1", "r": "0.1", "s": "1000", "delta": "1e-6"}
     names = {r["name"]: r for r in payload["results"]}
     for r in payload["results"]:
-        assert set(r) == {"name", "source", "value", "upper", "lower", "units", "valid", "note"}
+        assert set(r) == {"name", "source", "value", "enclosure", "bounds", "upper", "lower", "units", "valid", "note"}
     expected = 1 / ((1 + 2**0.5) * 0.1 + 3 * np.log(1e6) / 1000)  # float re-evaluation of the printed formula
-    assert names["theorem5.3"]["lower"] == pytest.approx(expected, rel=1e-12)
+    assert names["theorem5.3"]["lower"] == pytest.approx(expected, rel=1e-12)  # a sufficient alpha: a lower bound
+    assert names["theorem5.3"]["bounds"] == "lower" and names["theorem5.3"]["upper"] is None
     assert names["theorem5.3-delta"]["value"] == "1/500000"
     assert names["theorem1.3-informal"]["valid"] is False
 

@@ -143,7 +143,7 @@ def test_families_at_n_1e12_are_json_serialisable(w):
     assert len(text) < 20_000
     for row in rows:
         if row.value is not None:
-            assert row.lower is not None and row.lower <= row.upper
+            assert row.enclosure is not None and row.enclosure[0] <= row.enclosure[1]
 
 
 def test_families_table_matches_the_functions():

@@ -136,8 +136,9 @@ def test_bounds_are_exact_with_outward_floats(alpha0, s, t, r, m, n):
     for bound in (theorem_6_5_bound(GeneralizedKRR(alpha0, s, t, r).inverse_matrix, s, t, r, m, n),
                   theorem_6_6_bound(alpha0, s, t, r, m, n)):
         assert not bound.value.has(sympy.Float)
-        assert exact_sign(sympy.Rational(bound.upper) - bound.value) >= 0
-        assert exact_sign(bound.value - sympy.Rational(bound.lower)) >= 0
+        lo, hi = bound.enclosure
+        assert hi == bound.upper and exact_sign(sympy.Rational(hi) - bound.value) >= 0
+        assert exact_sign(bound.value - sympy.Rational(lo)) >= 0
         assert bound.valid and bound.source.startswith("002_1def8c9789d6e1bd.txt")
 
 

@@ -225,10 +225,11 @@ def test_group_privacy_family_and_cli(capsys):
     assert code == 0 and payload["family"] == "group-privacy"
     assert payload["inputs"] == {"eps": "2", "delta": "0.01", "k": "2"}
     for r in payload["results"]:
-        assert set(r) == {"name", "source", "value", "upper", "lower", "units", "valid", "note"}
-        assert r["lower"] <= r["upper"] and r["units"] == "probability"
+        assert set(r) == {"name", "source", "value", "enclosure", "bounds", "upper", "lower", "units", "valid", "note"}
+        assert r["enclosure"][0] <= r["enclosure"][1] and r["units"] == "probability" and r["bounds"] == "upper"
+        assert r["lower"] is None and (r["upper"] == r["enclosure"][1] if r["valid"] else r["upper"] is None)
     chain = payload["results"][0]
-    assert chain["lower"] <= float(fact51_counterexample(2, R(1, 100)).endpoint) <= chain["upper"]
+    assert chain["enclosure"][0] <= float(fact51_counterexample(2, R(1, 100)).endpoint) <= chain["upper"]
 
 
 @pytest.mark.parametrize("argv, named", [

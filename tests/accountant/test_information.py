@@ -556,7 +556,7 @@ def test_closed_form_bounds_at_n_1e12(w):
     paper = theorem13_bound(N, w, "1/2", form="paper")
     for result in (t13, t14, paper):
         assert 0 <= result.lower_value <= result.value <= result.upper_value
-        assert result.upper is not None and result.lower <= result.upper
+        assert result.upper is not None and result.enclosure[0] <= result.enclosure[1] == result.upper
     assert sign(t13.upper_value - sympy.E) <= 0  # 1 - E[2^-K] <= 1
     assert sign(paper.upper_value - t13.lower_value) >= 0  # the paper's form is >= the exact form
     if w > EXACT_W_MAX:

@@ -44,8 +44,10 @@ def test_family_returns_every_method_in_order():
     for r in results:
         assert r.units == "eps"
         assert r.source
-        if r.valid:
-            assert r.value is not None and r.upper >= r.lower >= 0
+        if r.valid:  # a certified upper bound on eps: the upper end of its enclosure
+            lo, hi = r.enclosure
+            assert r.value is not None and r.upper == hi >= lo >= 0
+            assert (r.bounds, r.lower) == ("upper", None) or (r.bounds, r.lower) == ("exact", lo)
         else:
             assert r.value is None and r.note
 

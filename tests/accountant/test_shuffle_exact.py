@@ -2,7 +2,8 @@
 
 References: exact rational arithmetic (eps0 = log(r), so e^eps0 = r is rational) over the law of the
 shuffled count, built here by brute force (enumerating every output sequence, or by convolving exact
-binomials); and dpcert's exact checker (proofs.exact) on the shuffled mechanism as a channel matrix.
+binomials); dpcert's exact checker (proofs.exact) on the shuffled mechanism as a channel matrix; and the
+brute-force oracle over all datasets (tests/oracles/shuffle.py, fuzzed in test_shuffle_oracle.py).
 """
 
 from __future__ import annotations
@@ -13,14 +14,30 @@ import time
 from collections import Counter
 from fractions import Fraction
 
+import numpy as np
 import pytest
 import sympy
 
-from accountant.shuffle import exact_shuffled_krr, exact_shuffled_rr, exact_shuffled_rr_delta, exact_truth
-from accountant.shuffle_exact import binomial_pmf_enclosure, hockey_stick_epsilon, shuffled_krr_laws
+from accountant.shuffle import (
+    MAX_EXACT_KRR_N,
+    exact_shuffled_krr,
+    exact_shuffled_krr_worst,
+    exact_shuffled_rr,
+    exact_shuffled_rr_delta,
+    exact_truth,
+)
+from accountant.shuffle_exact import (
+    MAX_EXACT_KRR_WORK,
+    binomial_pmf_enclosure,
+    hockey_stick_epsilon,
+    krr_worst_case_cost,
+    largest_krr_worst_case_n,
+    shuffled_krr_laws,
+)
 from accountant.shuffle_intervals import enclose
 from mechanisms.neighbours import AllPairs
-from mechanisms.parameters import InvalidParameterError
+from mechanisms.parameters import InvalidParameterError, exact_sign
+from oracles.shuffle import shuffled_krr_epsilon
 from proofs.channel import ExactChannel
 from proofs.exact import max_hockey_stick
 
@@ -56,6 +73,7 @@ def test_binary_rr_worst_case_matches_exact_rationals(r, n, delta):
                 for P, Q in (rr_laws_fraction(r, n, j) for j in range(n)))
     result = exact_shuffled_rr(sympy.log(sympy.Rational(r.numerator, r.denominator)), n,
                                sympy.Rational(delta.numerator, delta.denominator))
+    assert result.bounds == "exact" and result.enclosure == (result.lower, result.upper)
     assert result.lower <= truth * (1 + 1e-14) and truth <= result.upper * (1 + 1e-14)
     assert result.upper - result.lower < 1e-9
 
@@ -129,6 +147,9 @@ def test_binary_rr_is_the_k2_case_of_krr():
         pairs.append(exact_shuffled_krr(eps0, 2, rest + [0], rest + [1], delta))
     assert abs(max(p.upper for p in pairs) - worst.upper) < 1e-9
     assert abs(max(p.lower for p in pairs) - worst.lower) < 1e-9
+    # and the k-RR worst-case enumeration at k = 2 is the binary worst case
+    enumerated = exact_shuffled_krr_worst(eps0, 2, n, delta)
+    assert abs(enumerated.upper - worst.upper) < 1e-9 and abs(enumerated.lower - worst.lower) < 1e-9
 
 
 def test_binomial_enclosure_against_exact_rationals():
@@ -140,11 +161,15 @@ def test_binomial_enclosure_against_exact_rationals():
             assert lo[a] <= exact <= hi[a]
 
 
-def test_hockey_epsilon_zero_and_identity():
-    import numpy as np
-
+def test_hockey_epsilon_zero_identity_and_ceiling():
     P = (np.array([0.5, 0.5]), np.array([0.5, 0.5]))
-    assert hockey_stick_epsilon(P, P, (1e-3, 1e-3)).upper == 0.0
+    assert hockey_stick_epsilon(P, P, (1e-3, 1e-3), ceiling=1.0).upper == 0.0
+    # randomized response with e^eps0 = 3 at a delta the floats cannot resolve: the ceiling eps0 is the answer
+    Q = (np.array([0.75, 0.25]), np.array([0.75, 0.25]))
+    R_ = (np.array([0.25, 0.75]), np.array([0.25, 0.75]))
+    ceiling = math.nextafter(math.log(3), 2)  # ln 3 rounded up
+    tiny = hockey_stick_epsilon(Q, R_, (0.0, 5e-324), ceiling=ceiling)
+    assert tiny.upper == ceiling and math.log(3) - 1e-14 <= tiny.lower <= math.log(3)
 
 
 def test_sizes_within_time_targets():
@@ -157,6 +182,86 @@ def test_sizes_within_time_targets():
     end = time.perf_counter()
     assert big.valid and krr.valid and 0 < big.lower <= big.upper < 1
     assert middle - start < 30 and end - middle < 30
+    start = time.perf_counter()
+    worst = exact_truth(1, largest_krr_worst_case_n(3), R(1, 10**6), k=3)  # the largest enumeration for k = 3
+    assert worst.valid and worst.bounds == "exact" and time.perf_counter() - start < 30
+
+
+# ---------------------------------------------------------------------------------------------
+# The exact row: worst case over all datasets, lower bounds where that is out of reach
+# ---------------------------------------------------------------------------------------------
+
+def test_krr_worst_case_finds_the_issue_pair():
+    """Issue 9's smallest case: eps0 = 0.9609, n = 4, delta = 0.0364, k = 3. Three canonical datasets gave
+    0.59235; the datasets (0,1,1,2) vs (1,1,1,2) give 0.62334 (the issue's brute force over all 81 outputs)."""
+    row = exact_truth(R(9609, 10000), 4, R(364, 10000), k=3)
+    assert row.valid and row.bounds == "exact"
+    assert row.lower <= 0.623345 and row.upper >= 0.623335 and row.upper - row.lower < 1e-9
+    pair = exact_shuffled_krr(R(9609, 10000), 3, [0, 1, 1, 2], [1, 1, 1, 2], R(364, 10000))
+    assert abs(pair.upper - row.upper) < 1e-9  # the issue's pair attains the worst case
+
+
+def test_canonical_datasets_are_only_a_lower_bound():
+    """Power: the three datasets the exact row used to maximise over fall below the oracle's worst case."""
+    t, n, delta = Fraction(8, 3), 4, Fraction(364, 10000)
+    truth_lo, _ = shuffled_krr_epsilon(t, 3, n, delta)
+    eps0 = sympy.log(R(8, 3))
+    canonical = max(exact_shuffled_krr(eps0, 3, rest + [0], rest + [1], R(364, 10000)).upper
+                    for rest in ([2] * (n - 1), [0] * (n - 1), [i % 3 for i in range(n - 1)]))
+    assert canonical < float(truth_lo) - 1e-3
+    row = exact_truth(eps0, n, R(364, 10000), k=3)
+    assert row.lower <= truth_lo and float(truth_lo) <= row.upper
+
+
+def test_k_omitted_is_a_certified_lower_bound_and_not_valid():
+    """Any eps0-LDP randomizer: binary RR's exact eps bounds the worst case from below only."""
+    row = exact_truth(1, 40, R(1, 1000))
+    binary = exact_shuffled_rr(1, 40, R(1, 1000))
+    assert not row.valid and row.bounds == "lower" and row.certified
+    assert row.upper is None and row.certified_upper is None and row.lower == binary.lower
+    assert row.value == row.lower_value and "LOWER bound" in row.note
+    assert row.as_json()["upper"] is None and row.as_json()["lower"] == binary.lower
+
+
+def test_beyond_the_enumeration_a_lower_bound_then_nothing():
+    n = largest_krr_worst_case_n(3) + 1
+    assert krr_worst_case_cost(n, 3) is None
+    lower = exact_truth(1, n, R(1, 10**6), k=3)
+    assert not lower.valid and lower.bounds == "lower" and lower.lower > 0 and lower.upper is None
+    assert f"n <= {n - 1}" in lower.note
+    beyond = exact_truth(1, MAX_EXACT_KRR_N + 1, R(1, 10**6), k=3)
+    assert not beyond.valid and beyond.value is None and "too large" in beyond.note
+    with pytest.raises(InvalidParameterError, match="too large"):
+        exact_shuffled_krr_worst(1, 3, n, R(1, 10**6))
+
+
+def test_feasibility_limit_is_decided_quickly_at_any_size():
+    start = time.perf_counter()
+    for n, k in ((10**12, 3), (10**30, 2), (1000, 3), (5, 10**9), (60, 3)):
+        assert krr_worst_case_cost(n, k) is None
+    assert time.perf_counter() - start < 1
+    assert [largest_krr_worst_case_n(k) for k in (3, 4, 5)] == sorted([largest_krr_worst_case_n(k) for k in (3, 4, 5)],
+                                                                     reverse=True)
+    assert 0 < krr_worst_case_cost(largest_krr_worst_case_n(4), 4) <= MAX_EXACT_KRR_WORK
+
+
+@pytest.mark.parametrize("eps0", [650, 690, 700])
+@pytest.mark.parametrize("k", [None, 2, 3])
+def test_upper_end_never_exceeds_eps0(eps0, k):
+    """Shuffling is post-processing: the exact eps is <= eps0 (it was 999.2 at eps0 = 690)."""
+    row = exact_truth(eps0, 10, R(1, 100), k=k)
+    assert exact_sign(row.upper_value - eps0) <= 0 and row.lower_value > eps0 - 1
+    with pytest.raises(InvalidParameterError, match="eps0"):
+        exact_truth(701, 10, R(1, 100), k=k)
+
+
+@pytest.mark.parametrize("delta", [R(1, 10**40), R(1, 10**100)])
+@pytest.mark.parametrize("k", [2, 3])
+def test_tiny_delta_is_answered(delta, k):
+    """Tiny deltas raised ArithmeticError (1e-300) or ZeroDivisionError (1e-400): where the floats cannot
+    certify less, eps0 bounds the exact eps from above (eps(delta) -> eps0 as delta -> 0)."""
+    row = exact_truth(1, 10, delta, k=k)
+    assert row.valid and row.bounds == "exact" and exact_sign(row.upper_value - 1) <= 0 and 1 - 1e-12 < row.lower <= 1
 
 
 INVALID = [

@@ -23,8 +23,9 @@ def test_ldp_mutual_information_json_shape_and_reference_values(capsys):
     results = {r["name"]: r for r in payload["results"]}
     assert {"lemma6", "theorem13", "theorem14"} <= set(results)
     for r in payload["results"]:
-        assert set(r) >= {"name", "source", "value", "upper", "lower", "units", "valid", "note"}
-        assert r["units"] == "nats" and r["lower"] <= r["upper"]
+        assert set(r) >= {"name", "source", "value", "enclosure", "bounds", "upper", "lower", "units", "valid", "note"}
+        assert r["units"] == "nats" and r["bounds"] == "upper" and r["lower"] is None
+        assert r["enclosure"][0] <= r["enclosure"][1] == r["upper"] or not r["valid"]
     # spec 000 section 4 table (eps = 0.5, N = 1e4, w = 20): thm13 exact 5.3878e-2, thm14 7.4668e-3
     assert results["theorem13"]["upper"] == pytest.approx(5.3878e-2, abs=5e-7)
     assert results["theorem14"]["upper"] == pytest.approx(7.4668e-3, abs=5e-8)
@@ -44,7 +45,8 @@ def test_fano_thresholds_and_method_filter(capsys):
     results = json.loads(out)["results"]
     assert code == 0 and [r["name"] for r in results] == ["theorem7"]
     # spec section 4: U_unrel(Lemma 6) = (N/2 - 1)/(eps log2 e) = 6930 at N = 1e4, eps = 0.5
-    assert results[0]["lower"] == pytest.approx(6930.09, abs=0.01)
+    assert results[0]["lower"] == pytest.approx(6930.09, abs=0.01)  # a lower bound on the users needed
+    assert results[0]["bounds"] == "lower" and results[0]["upper"] is None
 
 
 def test_p_rec_family_reproduces_the_papers_example(capsys):
@@ -56,8 +58,10 @@ def test_p_rec_family_reproduces_the_papers_example(capsys):
     assert code == 0 and set(results) == {"theorem16", "theorem16-tight", "theorem17", "theorem17-tight",
                                           "theorem6", "theorem1"}
     assert results["theorem16"]["upper"] == pytest.approx(21.16, abs=0.01)
-    assert results["theorem16-tight"]["upper"] < results["theorem16"]["lower"]
-    assert results["theorem1"]["upper"] < results["theorem17-tight"]["lower"] < results["theorem17"]["lower"]
+    assert results["theorem16-tight"]["upper"] < results["theorem16"]["enclosure"][0]
+    assert results["theorem1"]["bounds"] == "lower" and results["theorem1"]["upper"] is None
+    assert results["theorem1"]["enclosure"][1] < results["theorem17-tight"]["enclosure"][0] < \
+        results["theorem17"]["enclosure"][0]
 
 
 def test_privact_family_at_the_papers_scale(capsys):
@@ -67,7 +71,7 @@ def test_privact_family_at_the_papers_scale(capsys):
     results = {r["name"]: r for r in json.loads(out)["results"]}
     rho = (1843**3 - 1843) / 3
     assert code == 0 and results["theorem6"]["upper"] == pytest.approx((21 + 12 * 7**0.5) * 2 * rho, rel=1e-12)
-    assert results["lemma5.1-expected-loss"]["lower"] == pytest.approx(
+    assert results["lemma5.1-expected-loss"]["enclosure"][0] == pytest.approx(
         1 + sum(math.log(k) for k in range(1, 2 * 1843 - 2, 2)), rel=1e-9)
 
 
@@ -93,7 +97,7 @@ def test_simulate_p_rec_against_theorems_16_and_17(capsys):
     payload = json.loads(out)
     assert code == 0 and payload["n"] == 2012 and payload["runs"] == 50
     assert payload["theorem16_loss_bound"]["upper"] == pytest.approx(21.16, abs=0.01)
-    assert 0 < payload["mean_loss"] < payload["theorem16_loss_bound"]["lower"] and payload["standard_error"] > 0
+    assert 0 < payload["mean_loss"] < payload["theorem16_loss_bound"]["enclosure"][0] and payload["standard_error"] > 0
     assert payload["theorem17_eps"]["name"] == "theorem17" and payload["theorem17_eps"]["valid"]
 
 
