@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 
 import sympy
+from scipy.optimize import brentq
 
 from accountant.bound_result import BoundResult
 from accountant.shuffle import SHUFFLE_METHODS, shuffle_bound
@@ -104,8 +105,19 @@ def calibrate_eps0(target_eps: object, n: object, delta: object, *, method: str,
     source = SOURCES[method]
     floor, ceiling = (float(e) for e in EPS0_SEARCH)
 
+    evaluated: dict[float, tuple[bool, BoundResult]] = {}
+
     def ok(e0: float) -> tuple[bool, BoundResult]:
-        return _accepts(method, _rational(e0), x.n, x.delta, target, x.k, assume_stronger_clones)
+        if e0 not in evaluated:
+            evaluated[e0] = _accepts(method, _rational(e0), x.n, x.delta, target, x.k, assume_stronger_clones)
+        return evaluated[e0]
+
+    def excess(e0: float) -> float:
+        """The certified upper end minus the target, as a float whose sign is ok's: a guide for brentq."""
+        good, result = ok(e0)
+        upper = result.certified_upper
+        guess = float((upper - target).evalf(20)) if upper is not None else 1.0
+        return min(guess, 0.0) if good else max(guess, math.ulp(0.0))
 
     def none_found(reason: str) -> BoundResult:
         return invalid(method, f"no eps0 in [{floor:g}, {ceiling:g}] makes the {method} bound a certified upper "
@@ -131,7 +143,16 @@ def calibrate_eps0(target_eps: object, n: object, delta: object, *, method: str,
         hi *= 2
     if hi > ceiling:
         hi = math.inf
-    while math.isfinite(hi) and hi - lo > tol * lo:
+    if math.isfinite(hi) and hi - lo > tol * lo:
+        # the bound is smooth in eps0 where valid: Brent's method finds the crossing in a few evaluations, and
+        # two points tol/4 either side of it close the bracket (acceptance stays the exact check of ok)
+        guess = brentq(excess, lo, hi, xtol=tol * lo / 4, disp=False)
+        below, above = max(lo, guess - tol * lo / 4), min(hi, guess + tol * lo / 4)
+        if ok(below)[0]:
+            lo, achieved = below, ok(below)[1]
+        if not ok(above)[0]:
+            hi = above
+    while math.isfinite(hi) and hi - lo > tol * lo:  # bisection, where Brent's estimate did not close it
         mid = (lo + hi) / 2
         good, result = ok(mid)
         if good:

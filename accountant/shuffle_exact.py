@@ -87,7 +87,7 @@ MAX_EXACT_RR_N = 2000
 MAX_EXACT_KRR_CELLS = 2_000_000
 """Largest number of histogram cells, (n + 1)^(k - 1), for the k-RR exact computation."""
 
-MAX_EXACT_KRR_WORK = 20_000_000
+MAX_EXACT_KRR_WORK = 10_000_000
 """Largest (users added to a grid) x (grid cells) for the k-RR worst case over all datasets (a few seconds)."""
 
 Enclosure = tuple[np.ndarray, np.ndarray]
@@ -336,23 +336,20 @@ def _krr_row(eps0: sympy.Expr, k: int) -> tuple[tuple[float, float], tuple[float
 
 
 def _add_user(grid: Enclosure, value: int, k: int, keep: tuple[float, float], other: tuple[float, float]) -> Enclosure:
-    """The count grid after one more user with true ``value`` (the last category's count is implied)."""
-    lo_total, hi_total = np.zeros_like(grid[0]), np.zeros_like(grid[1])
-    for y in range(k):
-        weight = keep if y == value else other
-        if y == k - 1:
-            part_lo, part_hi = grid[0], grid[1]
-        else:
-            part_lo = np.zeros_like(grid[0])
-            part_hi = np.zeros_like(grid[1])
-            src = [slice(None)] * grid[0].ndim
-            dst = [slice(None)] * grid[0].ndim
-            src[y], dst[y] = slice(0, -1), slice(1, None)
-            part_lo[tuple(dst)] = grid[0][tuple(src)]
-            part_hi[tuple(dst)] = grid[1][tuple(src)]
-        lo_total = array_down(lo_total + array_down(weight[0] * part_lo))
-        hi_total = array_up(hi_total + array_up(weight[1] * part_hi))
-    return np.maximum(lo_total, 0.0), np.minimum(hi_total, 1.0)
+    """The count grid after one more user with true ``value`` (the last category's count is implied).
+
+    Reporting y < k - 1 moves the mass one cell up along axis y; reporting k - 1 leaves it in place. Every
+    product and sum is stepped outward (in place on the shifted slices).
+    """
+    lo, hi = grid
+    weight = lambda y: keep if y == value else other  # noqa: E731
+    out_lo, out_hi = array_down(weight(k - 1)[0] * lo), array_up(weight(k - 1)[1] * hi)
+    for y in range(k - 1):
+        src = tuple(slice(0, -1) if axis == y else slice(None) for axis in range(lo.ndim))
+        dst = tuple(slice(1, None) if axis == y else slice(None) for axis in range(lo.ndim))
+        out_lo[dst] = array_down(out_lo[dst] + array_down(weight(y)[0] * lo[src]))
+        out_hi[dst] = array_up(out_hi[dst] + array_up(weight(y)[1] * hi[src]))
+    return np.maximum(out_lo, 0.0), np.minimum(out_hi, 1.0)
 
 
 def _empty_grid(n: int, k: int) -> Enclosure:
