@@ -29,8 +29,16 @@ v = max over gamma* in [1/s, 1] of (1 + t^2)(gamma*(1 + s) - s gamma*^2) - 2 t (
 (from E u^2 <= (gamma* + s gamma*) - s gamma*^2 for u in [gamma*, s gamma*] with mean 1, and
 uv >= gamma*(u + v) - gamma*^2).
 
-**Rigour.** eps is located with float64 bisection and then certified: the reported upper end is a
-rational eps at which the bound, evaluated in mpmath interval arithmetic, is <= delta.
+**Rigour.** eps is located with scipy's ``brentq`` on the bound evaluated in mpmath interval arithmetic
+(no overflow at eps0 = 700; no cancellation at eps0 = 10^-12 or at gamma = e^-700: the working precision
+grows with log2(1/eps), log2(1/eps0), log2 n and log2(1/gamma), and doubles while the interval is wide),
+bracketed by the first point of a geometric scan from below where the bound drops under delta
+(the bound need not be monotone: near eps0, b -> 0 and the Bennett form tends to a positive constant).
+The root is then certified: the reported upper end is a rational eps at which the bound, evaluated in
+mpmath interval arithmetic, is <= delta (stepping outward from the root until it is), and the lower end
+a point below the root where the interval bound is > delta, so [lower, upper] contains a crossing of the
+bound with delta. Where the bound stays above delta for every eps < eps0 the row is invalid and says so
+(the blanket bound gives no amplification there; no-amplification gives eps0).
 """
 
 from __future__ import annotations
@@ -38,68 +46,129 @@ from __future__ import annotations
 import math
 
 import sympy
-from mpmath import iv
+from mpmath.ctx_iv import MPIntervalContext
+from scipy.optimize import brentq
 
 from accountant.bound_result import BoundResult
-from accountant.shuffle_common import interval_result, randomizer_label, validate_shuffle_inputs
-from accountant.shuffle_intervals import enclose, exp_enclosure, iv_precision
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_positive, to_exact
+from accountant.shuffle_common import interval_result, invalid, randomizer_label, validate_shuffle_inputs
+from accountant.shuffle_intervals import enclose, interval_context, iv_exact
+from mechanisms.parameters import InvalidParameterError, exact_sign, to_exact
 
 __all__ = ["blanket_delta", "blanket_hoeffding", "blanket_bennett"]
 
+_KINDS = ("hoeffding", "bennett")
 
-def _constants(t, s, k: int | None, lib):
-    """(gamma, width, b, v) of the blanket bound at t = e^eps (lib: math for floats, iv for intervals)."""
+
+_MAX_BITS = 8192
+"""Largest working precision tried before an evaluation counts as inconclusive."""
+
+
+def _bits(eps: float, eps0: float, n: int, k: int | None) -> int:
+    """Starting precision: 128 bits plus what small eps, small eps0, large n and a small gamma cancel away.
+
+    1 - (1 - gamma (1 - z)) and mix^n - (1 - gamma)^n lose about 2 log2(1/eps) + log2 n + log2(1/gamma)
+    bits (gamma = e^-eps0 or k/(e^eps0 + k - 1)), the differences s - 1, t - 1 and (1 + t^2) s - 2 t about
+    log2(1/eps) + 2 log2(1/eps0). :func:`_enclosure` doubles it while the result is too wide.
+    """
+    small = max(0, -math.frexp(eps)[1]) if eps > 0 else 0
+    small0 = max(0, -math.frexp(eps0)[1])
+    blanket = max(0.0, eps0 - math.log(k or 1)) / math.log(2)
+    return 128 + 3 * small + 2 * small0 + n.bit_length() + int(blanket)
+
+
+def _constants(t, s, k: int | None):
+    """(gamma, width, b, v) of the blanket bound at t = e^eps, s = e^eps0 (intervals)."""
     if k is None:
-        gamma = 1 / s
-        width = (s - 1) * (1 + t)
-        b = s - t
-        v = _generic_second_moment(t, s, lib)
-    else:
-        Z = s + k - 1
-        gamma = k / Z
-        width = k * (s - 1) * (1 + t) / Z
-        b = k * (s - t) / Z
-        v = k * ((s - t) ** 2 + (1 - t * s) ** 2 + (k - 2) * (t - 1) ** 2) / Z ** 2
-    return gamma, width, b, v
+        return 1 / s, (s - 1) * (1 + t), s - t, _generic_second_moment(t, s)
+    Z = s + k - 1
+    return (k / Z, k * (s - 1) * (1 + t) / Z, k * (s - t) / Z,
+            k * ((s - t) ** 2 + (1 - t * s) ** 2 + (k - 2) * (t - 1) ** 2) / Z ** 2)
 
 
-def _generic_second_moment(t, s, lib):
+def _generic_second_moment(t, s):
     """Upper bound on E[L^2] for any eps0-LDP randomizer: max of a concave quadratic over [1/s, 1]."""
 
     def f(g):
         return (1 + t * t) * (g * (1 + s) - s * g * g) - 2 * t * (2 * g - g * g)
 
+    ctx = t.ctx
     vertex = ((1 + t * t) * (1 + s) - 4 * t) / (2 * ((1 + t * t) * s - 2 * t))
-    if lib is math:
-        return f(min(1.0, max(1 / s, vertex)))
-    lo_end, hi_end = 1 / s, iv.mpf(1)
+    lo_end, hi_end = 1 / s, ctx.mpf(1)
     candidates = []
     if vertex.b >= lo_end.a and vertex.a <= 1:  # the vertex may lie inside [1/s, 1]
-        inside = iv.mpf([max(vertex.a, lo_end.a), min(vertex.b, 1)])
+        inside = ctx.mpf([max(vertex.a, lo_end.a), min(vertex.b, 1)])
         candidates.append(f(inside).b)
     if vertex.a <= lo_end.b:
         candidates.append(f(lo_end).b)
     if vertex.b >= 1:
         candidates.append(f(hi_end).b)
-    return iv.mpf(max(candidates))
+    return ctx.mpf(max(candidates))
 
 
-def _bound(kind: str, t, s, n: int, k: int | None, lib):
-    """The Hoeffding or Bennett bound on delta at t = e^eps (floats or mpmath intervals)."""
-    gamma, width, b, v = _constants(t, s, k, lib)
+def _bound(ctx: MPIntervalContext, kind: str, eps, eps0, n: int, k: int | None):
+    """The Hoeffding or Bennett bound on delta at eps (0 < eps < eps0), as an interval of ctx.
+
+    Raises:
+        ArithmeticError: a logarithm's argument is not provably positive (the precision is too low).
+    """
+    t, s = ctx.exp(eps), ctx.exp(eps0)
+    gamma, width, b, v = _constants(t, s, k)
     a = t - 1
-    exp, log = (math.exp, math.log) if lib is math else (iv.exp, iv.log)
     if kind == "hoeffding":
         factor = width * width / (4 * a * gamma * n)
-        z = exp(-2 * a * a / (width * width))
+        exponent = 2 * a * a / (width * width)
     else:
         beta = a * b / v
-        phi = (1 + beta) * log(1 + beta) - beta
-        factor = b / (gamma * n * log(1 + beta))
-        z = exp(-(v / (b * b)) * phi)
-    mix = 1 - gamma + gamma * z
-    return factor * (exp(n * log(mix)) - exp(n * log(1 - gamma)))
+        log_beta = _log(1 + beta)
+        factor = b / (gamma * n * log_beta)
+        exponent = (v / (b * b)) * ((1 + beta) * log_beta - beta)
+    mix = 1 - gamma * (1 - ctx.exp(-exponent))  # 1 - gamma + gamma e^-exponent
+    return factor * (ctx.exp(n * _log(mix)) - ctx.exp(n * _log(1 - gamma)))
+
+
+def _log(x):
+    if x.a <= 0:
+        raise ArithmeticError("logarithm of an interval that reaches 0")
+    return x.ctx.log(x)
+
+
+def _enclosure(kind: str, eps: float | sympy.Expr, eps0: float | sympy.Expr, n: int, k: int | None, *,
+               relative_width: float):
+    """The bound at the exact eps as an mpmath interval, at the first precision (doubling from
+    :func:`_bits`) where it is narrower than ``relative_width``; None if even :data:`_MAX_BITS` bits give
+    no interval with a positive lower end or that narrow."""
+    bits = _bits(enclose(eps)[0], enclose(eps0)[0], n, k)
+    while bits <= _MAX_BITS:
+        ctx = interval_context(bits)
+        try:
+            value = _bound(ctx, kind, iv_exact(ctx, eps), iv_exact(ctx, eps0), n, k)
+        except (ArithmeticError, ZeroDivisionError):
+            value = None
+        if value is not None and value.a > 0 and value.b - value.a <= relative_width * value.b:
+            return value
+        bits *= 2
+    return None
+
+
+def _log_gap(eps: float, kind: str, eps0: float, n: int, k: int | None, delta: float) -> float:
+    """ln(bound at eps) - ln(delta) to about 9 digits (an estimate for root finding), clamped to
+    [-10^4, 10^4] (10^4 where the bound cannot be evaluated)."""
+    value = _enclosure(kind, eps, eps0, n, k, relative_width=1e-9)
+    if value is None:
+        return 1e4
+    return max(-1e4, min(1e4, float(value.ctx.log(value.b).a) - math.log(delta)))
+
+
+def _certified(kind: str, eps: float | sympy.Expr, eps0: sympy.Expr, n: int, k: int | None, *,
+               lower: bool = False) -> float:
+    """An upper bound on the bound at the exact eps (or, with ``lower``, a lower bound on it); 1 or 0 where
+    the interval evaluation is not conclusive."""
+    value = _enclosure(kind, eps, eps0, n, k, relative_width=1e-13)
+    if value is None:
+        return 0.0 if lower else 1.0
+    if lower:
+        return max(0.0, math.nextafter(float(value.a), -math.inf))
+    return min(1.0, math.nextafter(float(value.b), math.inf))
 
 
 def blanket_delta(eps: object, eps0: object, n: object, *, kind: str = "hoeffding", k: object = None) -> float:
@@ -108,81 +177,70 @@ def blanket_delta(eps: object, eps0: object, n: object, *, kind: str = "hoeffdin
     ``kind`` is ``"hoeffding"`` or ``"bennett"``; ``k`` selects k-ary randomized response (None: any
     eps0-LDP randomizer). For eps >= eps0 the value is 0 (L <= 0 then).
     """
-    if kind not in ("hoeffding", "bennett"):
+    if kind not in _KINDS:
         raise ValueError(f"kind must be 'hoeffding' or 'bennett'. Got {kind!r}")
     eps = to_exact("eps", eps)
-    x = validate_shuffle_inputs(require_positive("eps0", eps0), n, sympy.Rational(1, 2), k)  # delta unused here
+    x = validate_shuffle_inputs(eps0, n, sympy.Rational(1, 2), k)  # delta unused here
     if exact_sign(eps - x.eps0) >= 0:
         return 0.0
     if exact_sign(eps) <= 0:
         raise InvalidParameterError(f"eps must be > 0 for the blanket bounds (they diverge at eps = 0). Got {eps}")
-    return _certified_delta(kind, enclose(sympy.exp(eps)), enclose(sympy.exp(x.eps0)), x.n, x.k)
+    return _certified(kind, eps, x.eps0, x.n, x.k)
 
 
-def _certified_delta(kind: str, t: tuple[float, float], s: tuple[float, float], n: int, k: int | None,
-                     *, lower: bool = False) -> float:
-    """The bound at every e^eps in [t_lo, t_hi]: an upper bound on it (or, with ``lower``, a lower bound)."""
-    if t[0] <= 1.0:
-        return 0.0 if lower else 1.0  # eps = 0: the bound is vacuous (a = 0)
-    with iv_precision():
-        value = _bound(kind, iv.mpf(list(t)), iv.mpf(list(s)), n, k, iv)
-        if lower:
-            return max(0.0, math.nextafter(float(value.a), -math.inf))
-        return min(1.0, math.nextafter(float(value.b), math.inf))
+def _crossing(kind: str, eps0: float, n: int, k: int | None, delta: float) -> tuple[float, float] | None:
+    """A bracket (below, above) of a crossing of the bound with delta: bound(below) > delta >= bound(above),
+    with ``above`` the first point of a geometric scan upward where the bound is <= delta; None if none."""
+    def gap(eps: float) -> float:
+        return _log_gap(eps, kind, eps0, n, k, delta)
+
+    below = eps0 / 2
+    for _ in range(400):  # the bound grows like 1/eps as eps -> 0: find a point above delta
+        if gap(below) > 0:
+            break
+        below /= 256
+    else:
+        return None
+    factor = 2 ** 0.25
+    while True:
+        above = min(below * factor, eps0 * (1 - 2 ** -40))
+        if gap(above) <= 0:
+            return below, above
+        if above >= eps0 * (1 - 2 ** -40):
+            return None
+        below = above
 
 
 def _blanket(kind: str, eps0: object, n: object, delta: object, k: object) -> BoundResult:
     x = validate_shuffle_inputs(eps0, n, delta, k)
     name = f"blanket-{kind}"
-    s = enclose(sympy.exp(x.eps0))
     d_lo, d_hi = enclose(x.delta)
     eps0_lo = enclose(x.eps0)[0]
-    s_mid = (s[0] + s[1]) / 2
+    bracket = _crossing(kind, eps0_lo, x.n, x.k, (d_lo + d_hi) / 2)
+    none_below = (f"the blanket {kind} bound exceeds delta at every eps < eps0 here: no amplification by this "
+                  "bound (no-amplification gives eps0)")
+    if bracket is None:
+        return invalid(name, none_below)
 
-    def estimate(eps: float) -> float:
-        try:
-            return _bound(kind, math.exp(eps), s_mid, x.n, x.k, math)
-        except (OverflowError, ValueError, ZeroDivisionError):
-            return math.inf
-
-    # first crossing below delta on a geometric grid from below, then bisection (the bound need not be
-    # monotone near eps0, where b -> 0 and the Bennett form tends to a positive constant)
-    grid = [eps0_lo * 2.0 ** -i for i in range(60, -1, -1)]
-    crossing = next((i for i, e in enumerate(grid) if e < eps0_lo and estimate(e) <= d_lo), None)
-    if crossing is None:
-        return interval_result(name, x.eps0, x.eps0, f"the blanket {kind} bound gives no eps below eps0 here; "
-                               "eps0 itself holds (post-processing)")
-    lo, hi = (grid[crossing - 1] if crossing else 0.0), grid[crossing]
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if estimate(mid) > d_lo:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-13 * hi:
+    root = brentq(_log_gap, *bracket, args=(kind, eps0_lo, x.n, x.k, d_lo), xtol=1e-300, rtol=1e-13, maxiter=200)
+    step = 1e-12 * root
+    while root + step < eps0_lo:
+        upper = root + step
+        if _certified(kind, upper, x.eps0, x.n, x.k) <= d_lo:
             break
-    step = 1e-12 * hi + 1e-15
-    for _ in range(60):
-        candidate = hi + step
-        if candidate >= eps0_lo:
-            break
-        if _certified_delta(kind, exp_enclosure(candidate, candidate), s, x.n, x.k) <= d_lo:
-            lower = 0.0
-            down_step = 1e-12 * lo + 1e-15
-            for _ in range(30):
-                below = lo - down_step
-                if below <= 0:
-                    break
-                if _certified_delta(kind, exp_enclosure(below, below), s, x.n, x.k, lower=True) > d_hi:
-                    lower = below
-                    break
-                down_step *= 8
-            note = (f"{randomizer_label(x.k)}; gamma = {'e^-eps0' if x.k is None else 'k/(e^eps0+k-1)'}; "
-                    "the bound is certified <= delta at upper" + (" and > delta at lower" if lower else ""))
-            return interval_result(name, lower, candidate, note)
         step *= 8
-    return interval_result(name, x.eps0, x.eps0, f"could not certify a blanket {kind} eps below eps0; "
-                           "eps0 itself holds (post-processing)")
+    else:
+        return invalid(name, f"the blanket {kind} bound could not be certified <= delta at any eps < eps0 (its "
+                             f"float model crosses delta at eps = {root:.6g}); no-amplification gives eps0")
+    lower, step = 0.0, 1e-12 * root
+    while root - step > bracket[0] / 2:
+        if _certified(kind, root - step, x.eps0, x.n, x.k, lower=True) > d_hi:
+            lower = root - step
+            break
+        step *= 8
+    note = (f"{randomizer_label(x.k)}; gamma = {'e^-eps0' if x.k is None else 'k/(e^eps0+k-1)'}; the bound is "
+            f"certified <= delta at upper" + (" and > delta at lower (a crossing lies between)" if lower else ""))
+    return interval_result(name, lower, upper, note)
 
 
 def blanket_hoeffding(eps0: object, n: object, delta: object, *, k: object = None) -> BoundResult:

@@ -1,8 +1,13 @@
 """Closed-form amplification-by-shuffling bounds, as exact sympy expressions.
 
-Each function validates its inputs, decides its theorem's validity condition exactly (sympy signs, never
-floats), and returns a :class:`~accountant.bound_result.BoundResult` whose value is the exact expression
-(its ``upper`` float is rounded up). A broken condition gives ``valid=False`` and the reason in ``note``.
+Each function validates its inputs (ranges: :func:`~accountant.shuffle_common.validate_shuffle_inputs`),
+decides its theorem's validity condition exactly (sympy signs, never floats; a condition whose sign cannot
+be decided counts as not established), and returns a :class:`~accountant.bound_result.BoundResult` whose
+value is the exact expression and whose enclosure [lower_value, upper_value] is evaluated in mpmath
+interval arithmetic with as many bits as the expression's cancellations need
+(:func:`~accountant.shuffle_intervals.iv_evaluate`): at eps0 = 10^-12 and n = 10^30 the values are about
+10^-38 and lie in log(1 + x) with x of that size, where a 30-digit evaluation returns 0. A broken condition
+gives ``valid=False`` and the reason in ``note``.
 
 Notation: s = e^eps0; n users; the shuffled output is (eps, delta)-DP for neighbouring datasets that
 differ in one user's input.
@@ -10,19 +15,24 @@ differ in one user's input.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import sympy
 
 from accountant.bound_result import BoundResult
 from accountant.shuffle_common import (
+    DELTA_MIN,
+    EPS0_RANGE,
+    N_MAX,
     SOURCES,
     invalid,
     randomizer_label,
     require_open_unit,
     validate_shuffle_inputs,
 )
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive
+from accountant.shuffle_intervals import iv_evaluate
+from mechanisms.parameters import UndecidedSignError, exact_sign, require_int, require_positive
 
 __all__ = [
     "efmrtt19",
@@ -40,12 +50,25 @@ __all__ = [
 
 
 def _holds(expr: sympy.Expr) -> bool:
-    """Whether the closed-form real ``expr`` is >= 0, decided exactly."""
-    return exact_sign(sympy.sympify(expr)) >= 0
+    """Whether the closed-form real ``expr`` is >= 0, decided exactly (False when undecidable)."""
+    try:
+        return exact_sign(sympy.sympify(expr)) >= 0
+    except UndecidedSignError:
+        return False
 
 
 def _strict(expr: sympy.Expr) -> bool:
-    return exact_sign(sympy.sympify(expr)) > 0
+    """Whether the closed-form real ``expr`` is > 0, decided exactly (False when undecidable)."""
+    try:
+        return exact_sign(sympy.sympify(expr)) > 0
+    except UndecidedSignError:
+        return False
+
+
+def _closed_form(name: str, value: sympy.Expr, note: str) -> BoundResult:
+    """A valid result: the exact ``value`` and a rigorous interval enclosure of it (see the module docstring)."""
+    lower, upper = iv_evaluate(value)
+    return BoundResult(name, SOURCES[name], value, "eps", True, note, lower, upper)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -74,9 +97,8 @@ def efmrtt19(eps0: object, n: object, delta: object) -> BoundResult:
         reasons.append(f"delta = {x.delta} > 1/100")
     if reasons:
         return invalid("efmrtt19", "needs eps0 <= 1/2, n >= 1000, delta <= 1/100: " + ", ".join(reasons))
-    value = 12 * x.eps0 * sympy.sqrt(sympy.log(1 / x.delta) / x.n)
-    return BoundResult("efmrtt19", SOURCES["efmrtt19"], value, "eps", True,
-                       "eps = 12 eps0 sqrt(ln(1/delta)/n)")
+    return _closed_form("efmrtt19", 12 * x.eps0 * sympy.sqrt(sympy.log(1 / x.delta) / x.n),
+                        "eps = 12 eps0 sqrt(ln(1/delta)/n)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -105,13 +127,12 @@ def fmt21_closed(eps0: object, n: object, delta: object) -> BoundResult:
     x = validate_shuffle_inputs(eps0, n, delta)
     limit = sympy.log(sympy.Integer(x.n) / (16 * sympy.log(2 / x.delta)))
     if not _holds(limit - x.eps0):
-        return invalid("fmt21-closed", f"needs eps0 <= ln(n/(16 ln(2/delta))) = {float(limit):.6g}; "
+        return invalid("fmt21-closed", f"needs eps0 <= ln(n/(16 ln(2/delta))) = {float(limit.evalf(20)):.6g}; "
                                        f"got eps0 = {x.eps0}")
     note = "eps0 <= ln(n/(16 ln(2/delta))) holds"
     if not _holds(sympy.log(sympy.Integer(x.n) / (16 * sympy.log(4 / x.delta))) - x.eps0):
         note += "; the stricter eps0 <= ln(n/(16 ln(4/delta))) (suggested correction) does not"
-    return BoundResult("fmt21-closed", SOURCES["fmt21-closed"], fmt21_closed_expression(x.eps0, x.n, x.delta),
-                       "eps", True, note)
+    return _closed_form("fmt21-closed", fmt21_closed_expression(x.eps0, x.n, x.delta), note)
 
 
 def fmt23_closed_expression(eps0: sympy.Expr, n: sympy.Expr, delta: sympy.Expr) -> sympy.Expr:
@@ -147,12 +168,12 @@ def fmt23_closed(eps0: object, n: object, delta: object, *, k: object = None,
     s = sympy.exp(x.eps0)
     limit = 8 * sympy.log(4 / x.delta) * (s + 1)
     if not _strict(x.n - limit):
-        return invalid("fmt23-closed", f"needs n > 8 ln(4/delta)(e^eps0 + 1) = {float(limit):.6g}; got n = {x.n}")
+        return invalid("fmt23-closed", f"needs n > 8 ln(4/delta)(e^eps0 + 1) = {float(limit.evalf(20)):.6g}; "
+                                       f"got n = {x.n}")
     note = f"randomizer: {randomizer_label(x.k)}"
     if x.k is None:
         note += " (assume_stronger_clones=True: the caller asserts the randomizer is in the erratum's class)"
-    return BoundResult("fmt23-closed", SOURCES["fmt23-closed"], fmt23_closed_expression(x.eps0, x.n, x.delta),
-                       "eps", True, note)
+    return _closed_form("fmt23-closed", fmt23_closed_expression(x.eps0, x.n, x.delta), note)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -170,15 +191,22 @@ def imola_alpha(alpha0: sympy.Expr, m: sympy.Expr, delta: sympy.Expr, l0: sympy.
 
 
 def _imola_inputs(alpha0: object, m: object, delta: object, l0: object, l1: object):
-    alpha0 = require_positive("alpha0", alpha0)
-    m = require_int("m", m, minimum=2)
-    delta = require_open_unit("delta", delta)
-    l0 = require_int("l0", l0, minimum=1, maximum=m)
-    l1 = sympy.Integer(l0) if l1 is None else require_positive("l1", l1)
-    if exact_sign(l1 - l0) > 0:
-        raise InvalidParameterError(f"l1 (= ||v||_1, the sum of changed distances, each <= 1) must be <= l0 = {l0}. "
-                                    f"Got {l1}")
-    return alpha0, m, delta, l0, l1
+    x = validate_shuffle_inputs(alpha0, m, delta, l0=l0, l1=l1, eps0_name="alpha0", n_name="m")
+    return x.eps0, x.n, x.delta, x.l0, x.l1
+
+
+def _imola_result(alpha0: sympy.Expr, m: int, delta: sympy.Expr, l0: int, l1: sympy.Expr) -> BoundResult:
+    """Theorem 4.3 at validated inputs (``delta`` may lie below the public range: an internal delta)."""
+    limit = sympy.log(sympy.Integer(m) / (16 * sympy.log(4 * m / delta)))
+    if not _strict(limit - alpha0):
+        return invalid("imola-thm4.3", f"needs alpha0 < ln(m/(16 ln(4m/delta))) = {float(limit.evalf(20)):.6g}; "
+                                       f"got alpha0 = {alpha0}")
+    value = imola_alpha(alpha0, sympy.Integer(m), delta, sympy.Integer(l0), l1)
+    note = f"||v||_0 = {l0}, ||v||_1 = {l1}; output delta = delta e^alpha"
+    lower, upper = iv_evaluate(value)
+    if iv_evaluate(alpha0 * l1)[1] < lower:
+        note += f"; composition alpha0 ||v||_1 = {alpha0 * l1} (delta 0) is smaller"
+    return BoundResult("imola-thm4.3", SOURCES["imola-thm4.3"], value, "eps", True, note, lower, upper)
 
 
 def imola_theorem_4_3(alpha0: object, m: object, delta: object, *, l0: object = 1, l1: object = None) -> BoundResult:
@@ -198,27 +226,18 @@ def imola_theorem_4_3(alpha0: object, m: object, delta: object, *, l0: object = 
         Imola, Roy Chowdhury, Chaudhuri (002_1def8c9789d6e1bd.txt), Theorem 4.3 and Lemma B.1
         (specs/imola_metric_dp_user_level.md, section 3.2).
     """
-    alpha0, m, delta, l0, l1 = _imola_inputs(alpha0, m, delta, l0, l1)
-    limit = sympy.log(sympy.Integer(m) / (16 * sympy.log(4 * m / delta)))
-    if not _strict(limit - alpha0):
-        return invalid("imola-thm4.3", f"needs alpha0 < ln(m/(16 ln(4m/delta))) = {float(limit):.6g}; "
-                                       f"got alpha0 = {alpha0}")
-    value = imola_alpha(alpha0, sympy.Integer(m), delta, sympy.Integer(l0), l1)
-    note = f"||v||_0 = {l0}, ||v||_1 = {l1}; output delta = delta e^alpha"
-    if exact_sign(alpha0 * l1 - value) < 0:
-        note += f"; composition alpha0 ||v||_1 = {alpha0 * l1} (delta 0) is smaller"
-    return BoundResult("imola-thm4.3", SOURCES["imola-thm4.3"], value, "eps", True, note)
+    return _imola_result(*_imola_inputs(alpha0, m, delta, l0, l1))
 
 
 def imola_theorem_4_3_at_delta(alpha0: object, m: object, delta: object, *, l0: object = 1,
                                l1: object = None) -> BoundResult:
     """Theorem 4.3 with the output delta fixed: the internal delta_in is chosen with delta_in e^alpha <= delta.
 
-    delta_in is the largest float (bisection on log delta_in) for which delta_in e^alpha(delta_in) <= delta
-    is confirmed exactly; alpha(delta_in) is returned. The validity condition is checked at delta_in.
+    delta_in = e^L with L a rational found by float bisection on L + alpha(e^L) = ln delta (the lower end
+    of the bracket is pushed down until the left side is negative: alpha grows with l0, so delta_in may lie
+    far below delta), then confirmed: the validity condition exactly at delta_in, and L + alpha <= ln delta
+    in interval arithmetic (L is stepped down until it is). alpha(delta_in) is returned.
     """
-    import math
-
     alpha0, m, delta, l0, l1 = _imola_inputs(alpha0, m, delta, l0, l1)
     log_delta = float(sympy.log(delta).evalf(30))
     a0, z = float(alpha0.evalf(30)), float((alpha0 * l1 / l0).evalf(30))
@@ -227,27 +246,33 @@ def imola_theorem_4_3_at_delta(alpha0: object, m: object, delta: object, *, l0: 
         K = 8 * math.sqrt(math.exp(a0) * (math.log(4 * l0) - log_din) / m) + 8 * math.exp(a0) / m
         return log_din + l0 * math.log1p(math.tanh(z / 2) * K) - log_delta
 
-    lo, hi = log_delta - 50.0, log_delta
-    if excess(lo) > 0:
-        return invalid("imola-thm4.3", "no internal delta with delta_in e^alpha <= delta was found")
+    gap = 50.0
+    while excess(log_delta - gap) > 0:
+        gap *= 2
+        if gap > 1e300:
+            return invalid("imola-thm4.3", "no internal delta with delta_in e^alpha <= delta exists in float range")
+    lo, hi = log_delta - gap, log_delta
     for _ in range(200):
         mid = (lo + hi) / 2
         if excess(mid) <= 0:
             lo = mid
         else:
             hi = mid
-    delta_in = sympy.Rational(math.exp(lo))
-    while True:
-        result = imola_theorem_4_3(alpha0, m, delta_in, l0=l0, l1=l1)
+    L = sympy.Rational(lo)
+    for _ in range(60):
+        result = _imola_result(alpha0, m, sympy.exp(L), l0, l1)
         if not result.valid:
-            return invalid("imola-thm4.3", result.note + f" (at delta_in = {float(delta_in):.6g}, chosen so that "
+            return invalid("imola-thm4.3", result.note + f" (at delta_in = e^{float(L):.6g}, chosen so that "
                                                          "delta_in e^alpha <= delta)")
-        if exact_sign(delta - delta_in * sympy.exp(result.value)) >= 0:
+        if iv_evaluate(L + result.upper_value - sympy.log(delta))[1] <= 0:
             break
-        delta_in = delta_in * sympy.Rational(999, 1000)
-    note = (f"Theorem 4.3 with delta_in = {float(delta_in):.6g} so that the output delta_in e^alpha <= {delta} "
-            f"(checked exactly); " + result.note.split("; output delta")[0])
-    return BoundResult("imola-thm4.3", SOURCES["imola-thm4.3"], result.value, "eps", True, note)
+        L -= abs(L) * sympy.Rational(1, 10**9) + sympy.Rational(1, 10**12)
+    else:
+        return invalid("imola-thm4.3", "could not confirm delta_in e^alpha <= delta in interval arithmetic")
+    note = (f"Theorem 4.3 with delta_in = e^{float(L):.6g} so that the output delta_in e^alpha <= {delta} "
+            f"(checked exactly: outward-rounded interval arithmetic); " + result.note.split("; output delta")[0])
+    return BoundResult("imola-thm4.3", SOURCES["imola-thm4.3"], result.value, "eps", True, note,
+                       result.lower_value, result.upper_value)
 
 
 @dataclass(frozen=True)
@@ -283,16 +308,17 @@ def imola_theorem_4_4(alpha0: object, m: object, delta: object, *, n: object = N
         Imola, Roy Chowdhury, Chaudhuri (002_1def8c9789d6e1bd.txt), Theorem 4.4; the closed form of its
         supremum is derived in specs/imola_metric_dp_user_level.md, section 3.2.
     """
-    alpha0 = require_positive("alpha0", alpha0)
-    m = require_int("m", m, minimum=1)
-    delta = require_open_unit("delta", delta)
-    M = sympy.Integer(m) if n is None else sympy.Integer(m * require_int("n", n, minimum=1))
+    alpha0 = require_positive("alpha0", alpha0, at_least=EPS0_RANGE[0], at_most=EPS0_RANGE[1])
+    m = require_int("m", m, minimum=1, maximum=N_MAX)
+    delta = require_open_unit("delta", delta, at_least=DELTA_MIN)
+    M = sympy.Integer(m) if n is None else sympy.Integer(m * require_int("n", n, minimum=1, maximum=N_MAX))
     mm = sympy.Integer(m)
     alpha = imola_theorem_4_4_alpha(alpha0, mm, delta, M)
     h_full = imola_alpha(alpha0, M, delta, mm, mm)
     limit = sympy.log(M / (16 * sympy.log(4 * mm / delta)))
     valid = _strict(limit - alpha0)
-    note = ("" if valid else f"Theorem 4.3's condition alpha0 < ln(M/(16 ln(4m/delta))) = {float(limit):.6g} fails; ")
+    note = ("" if valid else
+            f"Theorem 4.3's condition alpha0 < ln(M/(16 ln(4m/delta))) = {float(limit.evalf(20)):.6g} fails; ")
     note += f"shuffle size M = {M} ({'local' if n is None else 'central'})"
     return ImolaTheorem44(alpha, delta * sympy.exp(h_full), valid, note)
 

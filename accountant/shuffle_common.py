@@ -10,12 +10,19 @@ from accountant.bound_result import BoundResult
 from mechanisms.parameters import (
     InvalidParameterError,
     exact_sign,
+    range_text,
     require_int,
     require_positive,
+    require_real,
     to_exact,
 )
 
 __all__ = [
+    "EPS0_RANGE",
+    "N_MAX",
+    "DELTA_MIN",
+    "K_MAX",
+    "L1_MIN",
     "ShuffleInputs",
     "validate_shuffle_inputs",
     "require_open_unit",
@@ -50,18 +57,51 @@ SOURCES = {
 """Paper and theorem behind each result name."""
 
 
+EPS0_RANGE = (sympy.Rational(1, 10**12), sympy.Integer(700))
+"""Answerable eps0 (the local randomizers' eps0, or Imola et al.'s alpha0): e^eps0 and e^-eps0 stay normal
+float64 numbers (e^700 < 1.8e308, e^-700 > 2.2e-308), which the clone sums' float64 sweep needs; below
+10^-12 no local randomizer is in use, and every method answers in seconds within the range."""
+
+N_MAX = 10**30
+"""Answerable n (and Imola et al.'s m): the closed forms and the blanket bounds are evaluated in seconds up to
+here. The clone sums (fmt21-/fmt23-numeric) and the exact row apply on smaller ranges and say so in their
+rows."""
+
+DELTA_MIN = sympy.Rational(1, 10**100)
+"""Smallest answerable delta: the clone sums carry probabilities down to delta 10^-12 in float64 (normal
+numbers reach 2.2e-308), far from underflow here."""
+
+K_MAX = 10**6
+"""Largest k of k-ary randomized response."""
+
+L1_MIN = sympy.Rational(1, 10**12)
+"""Smallest total distance ||v||_1 of the changed items (imola-thm4.3), like eps0: alpha0 ||v||_1 / ||v||_0
+then stays at least 10^-54 (||v||_0 <= 10^30)."""
+
+
 @dataclass(frozen=True)
 class ShuffleInputs:
-    """Validated inputs of a shuffle bound: eps0 > 0, n >= 2 users, 0 < delta < 1, optional k >= 2."""
+    """Validated inputs of a shuffle bound (ranges: :func:`validate_shuffle_inputs`)."""
 
     eps0: sympy.Expr
     n: int
     delta: sympy.Expr
     k: int | None = None
+    l0: int = 1
+    """Number of changed items ||v||_0 (imola-thm4.3; every other bound changes one user)."""
+    l1: sympy.Expr = sympy.Integer(1)
+    """Total distance ||v||_1 <= l0 of the changed items (each distance <= 1)."""
+
+    @property
+    def one_user(self) -> bool:
+        """Whether one user changes, at distance 1 (l0 = l1 = 1): the neighbours of every bound but Imola's."""
+        return self.l0 == 1 and self.l1 == 1
 
 
-def require_open_unit(name: str, value: object) -> sympy.Expr:
-    """``value`` as an exact number in the open interval (0, 1)."""
+def require_open_unit(name: str, value: object, *, at_least: object | None = None) -> sympy.Expr:
+    """``value`` as an exact number in the open interval (0, 1), or in [at_least, 1) when ``at_least`` is given."""
+    if at_least is not None:
+        return require_real(name, value, low=at_least, high=1, high_open=True)
     expr = to_exact(name, value)
     try:
         inside = exact_sign(expr) > 0 and exact_sign(expr - 1) < 0
@@ -72,18 +112,39 @@ def require_open_unit(name: str, value: object) -> sympy.Expr:
     return expr
 
 
-def validate_shuffle_inputs(eps0: object, n: object, delta: object, k: object = None) -> ShuffleInputs:
-    """Validate the common arguments of every shuffle bound, naming the parameter on error.
+def _require_count(name: str, value: object, minimum: int, maximum: int) -> int:
+    """An integer in [minimum, maximum]; the range is written as 10^30 rather than 31 digits."""
+    number = require_int(name, value, minimum=minimum)
+    if number > maximum:
+        shown = str(number) if number < 10**20 else f"about 10^{len(str(number)) - 1}"
+        raise InvalidParameterError(f"{name} must be an integer in {range_text(minimum, maximum)}. Got {shown}")
+    return number
+
+
+def validate_shuffle_inputs(eps0: object, n: object, delta: object, k: object = None, *, l0: object = 1,
+                            l1: object = None, eps0_name: str = "eps0", n_name: str = "n") -> ShuffleInputs:
+    """Validate the arguments of every shuffle bound: the one place their answerable ranges are decided.
+
+    Ranges: eps0 in [10^-12, 700] (:data:`EPS0_RANGE`), n an integer in [2, 10^30] (:data:`N_MAX`), delta in
+    [10^-100, 1) (:data:`DELTA_MIN`), k None or an integer in [2, 10^6] (:data:`K_MAX`), l0 an integer in
+    [1, n], l1 in [10^-12, l0] (default l0). Every method answers within seconds anywhere in these ranges;
+    a method that applies on a smaller range says so in its result (valid=False, the range in its note).
+
+    Args:
+        eps0_name, n_name: the names the caller's user knows these parameters by (Imola et al.'s alpha0
+            and m), used in error messages.
 
     Raises:
-        InvalidParameterError: eps0 <= 0, n < 2 or not an integer, delta outside (0, 1), k < 2.
+        InvalidParameterError: a parameter outside its range; the message names it and the range.
     """
-    eps0 = require_positive("eps0", eps0)
-    n = require_int("n", n, minimum=2)
-    delta = require_open_unit("delta", delta)
+    eps0 = require_positive(eps0_name, eps0, at_least=EPS0_RANGE[0], at_most=EPS0_RANGE[1])
+    n = _require_count(n_name, n, 2, N_MAX)
+    delta = require_open_unit("delta", delta, at_least=DELTA_MIN)
     if k is not None:
-        k = require_int("k", k, minimum=2)
-    return ShuffleInputs(eps0, n, delta, k)
+        k = require_int("k", k, minimum=2, maximum=K_MAX)
+    l0 = require_int("l0", l0, minimum=1, maximum=n)
+    l1 = sympy.Integer(l0) if l1 is None else require_real("l1", l1, low=L1_MIN, high=l0)
+    return ShuffleInputs(eps0, n, delta, k, l0, l1)
 
 
 def randomizer_label(k: int | None) -> str:

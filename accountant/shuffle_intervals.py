@@ -23,10 +23,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 
 import numpy as np
 import sympy
-from mpmath import iv
+from mpmath import iv, libmp
+from mpmath.ctx_iv import MPIntervalContext
 
 from proofs.rounding import float_lower, float_upper
 
@@ -38,6 +40,9 @@ __all__ = [
     "enclose",
     "gamma",
     "iv_precision",
+    "interval_context",
+    "iv_exact",
+    "iv_evaluate",
     "iv_from_floats",
     "iv_to_floats",
     "exp_enclosure",
@@ -66,6 +71,91 @@ def iv_precision(bits: int = _IV_PREC) -> Iterator[None]:
         yield
     finally:
         iv.prec = saved
+
+
+@lru_cache(maxsize=64)
+def interval_context(bits: int) -> MPIntervalContext:
+    """A private mpmath interval context at ``bits`` of working precision (outward rounding).
+
+    Each precision gets its own context, created once and never changed afterwards, so callers at
+    different precisions (and threads) do not disturb one another or mpmath's global ``iv``.
+    """
+    ctx = MPIntervalContext()
+    ctx.prec = bits
+    return ctx
+
+
+def iv_exact(ctx: MPIntervalContext, value: object):
+    """An interval of ``ctx`` containing the exact real ``value`` (int, float, Fraction or sympy number).
+
+    Rationals (and floats, which are binary rationals) are divided in interval arithmetic, so the width is
+    about 2^-ctx.prec relative; an irrational closed form (log(3), exp(1)/2) is enclosed between the
+    float64 numbers just below and above it (:func:`enclose`).
+    """
+    if isinstance(value, float):
+        return ctx.mpf(value)
+    value = sympy.sympify(value)
+    if value.is_Rational:
+        return ctx.mpf(int(value.p)) / int(value.q)
+    lo, hi = enclose(value)
+    return ctx.mpf([lo, hi])
+
+
+def _iv_node(ctx: MPIntervalContext, expr: sympy.Expr):
+    """``expr`` evaluated in interval arithmetic, node by node (each mpmath interval operation rounds outward)."""
+    if expr.is_Rational:
+        return iv_exact(ctx, expr)
+    if expr is sympy.E:
+        return ctx.e
+    if expr is sympy.pi:
+        return ctx.pi
+    args = [_iv_node(ctx, a) for a in expr.args]
+    if isinstance(expr, sympy.Add):
+        total = args[0]
+        for a in args[1:]:
+            total = total + a
+        return total
+    if isinstance(expr, sympy.Mul):
+        product = args[0]
+        for a in args[1:]:
+            product = product * a
+        return product
+    if isinstance(expr, sympy.Pow):
+        base, exponent = expr.args
+        if exponent.is_Integer:
+            return args[0] ** int(exponent)
+        if exponent == sympy.Rational(1, 2):
+            return ctx.sqrt(args[0])
+        return ctx.exp(args[1] * ctx.log(args[0]))
+    if isinstance(expr, sympy.exp):
+        return ctx.exp(args[0])
+    if isinstance(expr, sympy.log):
+        return ctx.log(args[0])
+    raise ValueError(f"iv_evaluate does not handle {type(expr).__name__} in {expr}")
+
+
+def iv_evaluate(expr: sympy.Expr, *, relative_width: float = 2.0 ** -60,
+                max_bits: int = 16384) -> tuple[sympy.Rational, sympy.Rational]:
+    """Exact rational end points of an interval that contains the closed-form real ``expr``.
+
+    ``expr`` may use +, *, powers, exp, log, rationals, E and pi (the shuffle closed forms). It is evaluated
+    in mpmath interval arithmetic at 128 bits, then at twice the precision while the interval is wider than
+    ``relative_width`` of its magnitude (cancellation, as in log(1 + 10^-60), costs precision), up to
+    ``max_bits``; the last interval is returned either way, so the enclosure is always rigorous.
+
+    Raises:
+        ValueError: ``expr`` contains another function.
+        ArithmeticError: a logarithm or square root of an interval that reaches below 0.
+    """
+    expr = sympy.sympify(expr)
+    bits = 128
+    while True:
+        value = _iv_node(interval_context(bits), expr)
+        lo, hi = value._mpi_
+        low, high = sympy.Rational(*libmp.to_rational(lo)), sympy.Rational(*libmp.to_rational(hi))
+        if high - low <= relative_width * max(abs(low), abs(high)) or bits >= max_bits:
+            return low, high
+        bits *= 2
 
 
 def up(x: float) -> float:

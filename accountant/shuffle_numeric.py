@@ -19,7 +19,16 @@ kappa = (t s - 1) / ((t + 1)(s - 1)), and
 
     h_c(eps) = (s - t) / (s + 1) * B_c(m_c - 1) - (t - 1) * Pr[B_c >= m_c]          (h_c = 0 for t >= s).
 
-**Rigour.** Every c in a central window [c_lo, c_hi] of C is summed individually; nothing is blocked.
+**Constants without overflow or cancellation.** Every constant is evaluated in mpmath interval arithmetic
+(a private context whose precision grows with log2(1/eps0) and log2(1/eps)) in a form that neither
+overflows at eps0 = 700 nor cancels at eps0 = 10^-12:
+
+    kappa = (1 - e^-(eps+eps0)) / ((1 + e^-eps)(1 - e^-eps0)),   (s - t)/(s + 1) = (1 - e^(eps-eps0)) / (1 + e^-eps0),
+
+ln p_clone and ln(1 - p_clone) directly (-eps0 and ln(1 - e^-eps0) for FMT 2021; ln 2 - ln(1 + e^eps0)
+and ln(1 - e^-eps0) - ln(1 + e^-eps0) for FMT 2023), and the pmf ratio p/(1 - p) as exp of their difference.
+
+**Rigour.** Every c in a window [c_lo, c_hi] of C is summed individually; nothing is blocked.
 The window is swept once with exact integer recurrences,
 
     B_{c+1}(j) = (B_c(j) + B_c(j - 1)) / 2,   T_{c+1}(j) = T_c(j) + B_c(j - 1) / 2,
@@ -27,26 +36,31 @@ The window is swept once with exact integer recurrences,
 
 (T_c(j) = Pr[B_c >= j]) in float64 interval arithmetic: each +, -, *, / is rounded to nearest and the
 result is stepped one float outward, which by IEEE 754 encloses the exact value (see
-:mod:`accountant.shuffle_intervals`). The starting values at c_lo come from Stirling's series with its
-bounded remainder (DLMF 5.11(ii)) in mpmath interval arithmetic; the starting tail T_{c_lo}(m) is summed
-term by term and its remainder bounded by the geometric series of the (decreasing) term ratios. Where
-the float enclosure of kappa (c + 1) straddles an integer, both candidate thresholds are evaluated and
-the larger upper bound kept, so the upper bound always contains the exact maximising event. The mass of
-C outside the window is bounded above by the Chernoff bound exp(-(n - 1) KL(c / (n - 1) || p)) in mpmath
-interval arithmetic and added to the upper bound (with h_c <= 1 below the window and h_c <= h_{c_hi}
-above it: h_c is non-increasing in c because B_{c+1} = B_c + Bern(1/2) is a post-processing of B_c). The
-result is an interval [lower, upper] that contains the exact D_{e^eps}(P || Q); the upper end is a valid
-delta for the shuffled mechanism.
+:mod:`accountant.shuffle_intervals`; c < 2^53, so every integer is exact in float64). The starting values at
+c_lo come from Stirling's series with its bounded remainder (DLMF 5.11(ii)) in mpmath interval
+arithmetic; the starting tail T_{c_lo}(m) is summed term by term and its remainder bounded by the
+geometric series of the (decreasing) term ratios. Where the float enclosure of kappa (c + 1) straddles an
+integer, both candidate thresholds are evaluated and the larger upper bound kept, so the upper bound always
+contains the exact maximising event; should it straddle two integers, h_c <= h_{c-1} is used (h_c is
+non-increasing in c because B_{c+1} = B_c + Bern(1/2) is a post-processing of B_c). The mass of C outside
+the window is bounded by the Chernoff bound exp(-(n - 1) KL(c / (n - 1) || p)) in mpmath interval
+arithmetic (the window's ends are found by bisection on it) and added to the upper bound (with h_c <= 1
+below the window and h_c <= h_{c_hi} above it). The result is an interval [lower, upper] that contains the
+exact D_{e^eps}(P || Q); the upper end is a valid delta for the shuffled mechanism.
 
-eps for a target delta is located by a fast, non-rigorous float64 sweep (the same recurrences without
-outward steps, which also gives d delta / d eps = -e^eps sum_c Pr[C = c] Q_c(S_c)) and a safeguarded
-Newton iteration on log delta, and then *certified* with one rigorous sweep at a point eps_u slightly
-above the estimate: the reported upper end is eps_u, where the rigorous upper bound on the divergence is
-<= delta, so it is a valid eps for the shuffled mechanism. The same sweep yields, for the events S_c it
-used, a lower bound P(S) - e^eps' Q(S) on the divergence at every eps' (each h_c is a maximum over
-events); the reported lower end is where that line (P(S) rounded down, Q(S) up) meets delta, so the
-exact numerical-bound eps lies in [lower, upper]. At n = 10^8 the gap is about 10^-8 (the enclosure
-width grows linearly along the 10^5-step sweep), far below the 10^-5 target.
+**Locating eps.** scipy's ``brentq`` solves ln D(eps) = ln delta on a float64 model of the same sum
+(vectorised: Pr[C = c] and T_c by cumulative sums of the recurrences above, B_c from scipy's binomial
+pmf). The root is only a starting point: the reported upper end is a rational eps_u
+slightly above it at which one rigorous sweep proves D <= delta, so it is a valid eps for the shuffled
+mechanism (stepping further out until it does, and eps0 itself, where D = 0 exactly, at the latest). The
+same sweep yields, for the events S_c it used, a lower bound P(S) - e^eps' Q(S) on the divergence at every
+eps' (each h_c is a maximum over events); the reported lower end is where that line (P(S) - Q(S), summed
+directly, rounded down; Q(S) up) meets delta, so the exact numerical-bound eps lies in [lower, upper].
+
+**Range.** The sweep costs one step per c in the window (about 20 sqrt((n - 1) p (1 - p)) of them) and the
+starting tail about 6 sqrt(c_lo) more. The numerical bounds therefore apply for n <= :data:`NUMERIC_N_MAX`
+with at most :data:`MAX_CLONE_TERMS` window terms (a few seconds); elsewhere their rows are reported
+invalid with that range, and the closed forms (fmt21-closed, fmt23-closed) bound the same reductions.
 """
 
 from __future__ import annotations
@@ -54,8 +68,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import sympy
-from mpmath import iv
+from scipy.optimize import brentq
+from scipy.stats import binom
 
 from accountant.bound_result import BoundResult
 from accountant.shuffle_common import (
@@ -67,19 +83,21 @@ from accountant.shuffle_common import (
 from accountant.shuffle_intervals import (
     down,
     enclose,
-    exp_enclosure,
-    iv_precision,
+    interval_context,
+    iv_exact,
     iv_to_floats,
-    log_enclosure,
     up,
 )
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
+from mechanisms.parameters import InvalidParameterError, exact_sign, range_text, require_positive, to_exact
 
 __all__ = [
     "CloneDelta",
+    "MAX_CLONE_TERMS",
+    "NUMERIC_N_MAX",
     "clone_probability",
     "clone_delta",
     "clone_epsilon",
+    "clone_sum_limit",
     "fmt21_numeric",
     "fmt23_numeric",
     "stronger_clones_allowed",
@@ -87,6 +105,15 @@ __all__ = [
 ]
 
 _VARIANTS = ("fmt21", "fmt23")
+
+NUMERIC_N_MAX = 10**10
+"""Largest n for the numerical clone bounds (the starting tail sum grows like sqrt(n))."""
+
+MAX_CLONE_TERMS = 200_000
+"""Largest number of values of C summed one by one (the window grows like sqrt(n p (1 - p)))."""
+
+_BASE_BITS = 160
+"""Working precision of the interval constants before the bits added for small eps0 and eps."""
 
 
 def clone_probability(eps0: sympy.Expr, variant: str) -> sympy.Expr:
@@ -110,55 +137,179 @@ class CloneDelta:
 
 
 # ---------------------------------------------------------------------------------------------
+# Constants: interval arithmetic in forms that neither overflow nor cancel
+# ---------------------------------------------------------------------------------------------
+
+def _binary_exponent(value: object) -> int:
+    """e with 2^(e-1) <= |value| < 2^e, up to 1 (value != 0): the bits a small value needs."""
+    if isinstance(value, float):
+        return math.frexp(value)[1]
+    value = sympy.sympify(value)
+    if value.is_Rational:
+        return abs(value.p).bit_length() - value.q.bit_length()
+    return math.frexp(enclose(value)[0])[1]
+
+
+def _context(*small: object):
+    """An interval context with :data:`_BASE_BITS` bits plus those the small positive values need."""
+    extra = sum(max(0, -_binary_exponent(v)) for v in small if v != 0)
+    return interval_context(_BASE_BITS + min(extra, 4096))
+
+
+@dataclass(frozen=True)
+class _Clones:
+    """The eps0-dependent part of a clone pair, as float64 enclosures (lo, hi)."""
+
+    eps0: sympy.Expr
+    variant: str
+    log_p: tuple[float, float]
+    """ln p_clone."""
+    log_q: tuple[float, float]
+    """ln(1 - p_clone)."""
+    rho: tuple[float, float]
+    """p_clone / (1 - p_clone)."""
+    beta_hi: float
+    """Upper end of 1 - alpha = 1 / (s + 1)."""
+    gap_lo: float
+    """Lower end of alpha - (1 - alpha) = (s - 1) / (s + 1)."""
+
+
+def _clones(eps0: sympy.Expr, variant: str) -> _Clones:
+    if variant not in _VARIANTS:
+        raise ValueError(f"variant must be one of {_VARIANTS}. Got {variant!r}")
+    ctx = _context(eps0)
+    e0 = iv_exact(ctx, eps0)
+    decay = ctx.exp(-e0)  # 1/s
+    log_non_clone = ctx.log(1 - decay)  # ln(1 - e^-eps0)
+    if variant == "fmt21":
+        log_p, log_q = -e0, log_non_clone
+    else:  # p = 2 / (s + 1), 1 - p = (s - 1) / (s + 1)
+        log_p, log_q = ctx.log(2 * decay) - ctx.log(1 + decay), log_non_clone - ctx.log(1 + decay)
+    return _Clones(eps0, variant, iv_to_floats(log_p), iv_to_floats(log_q), iv_to_floats(ctx.exp(log_p - log_q)),
+                   iv_to_floats(decay / (1 + decay))[1],
+                   max(0.0, iv_to_floats((1 - decay) / (1 + decay))[0]))
+
+
+@dataclass(frozen=True)
+class _Threshold:
+    """The eps-dependent constants at one exact eps, as float64 enclosures (lo, hi)."""
+
+    kappa: tuple[float, float]
+    a1: tuple[float, float]
+    """(s - t) / (s + 1), clamped at 0."""
+    tm1: tuple[float, float]
+    """t - 1 = e^eps - 1."""
+
+
+def _threshold(eps: object, eps0: sympy.Expr) -> _Threshold:
+    """kappa, (s - t)/(s + 1) and t - 1 at the exact ``eps`` >= 0 (a float or a sympy number)."""
+    ctx = _context(eps, eps0)
+    e, e0 = iv_exact(ctx, eps), iv_exact(ctx, eps0)
+    if eps == 0:
+        kappa, tm1 = ctx.mpf(1) / 2, ctx.mpf(0)
+    else:
+        kappa = (1 - ctx.exp(-(e + e0))) / ((1 + ctx.exp(-e)) * (1 - ctx.exp(-e0)))
+        tm1 = ctx.exp(e) - 1
+    a1 = (1 - ctx.exp(e - e0)) / (1 + ctx.exp(-e0))
+    k_lo, k_hi = iv_to_floats(kappa)
+    a_lo, a_hi = iv_to_floats(a1)
+    t_lo, t_hi = iv_to_floats(tm1)
+    # kappa - 1/2 = (t - 1)(s + 1) / (2 (t + 1)(s - 1)) >= 0
+    return _Threshold((max(k_lo, 0.5), min(k_hi, 1.0)), (max(a_lo, 0.0), a_hi), (max(t_lo, 0.0), t_hi))
+
+
+# ---------------------------------------------------------------------------------------------
 # Window of C and rigorous tail bounds
 # ---------------------------------------------------------------------------------------------
 
-def _chernoff_lower_tail(N: int, c: int, p_lo: float, p_hi: float) -> float:
-    """Upper bound on Pr[Bin(N, p) <= c] for all p in [p_lo, p_hi], c < N p_lo: exp(-N KL(c/N || p))."""
-    if c < 0:
+def _chernoff(N: int, c: int, clones: _Clones, *, upper_tail: bool) -> float:
+    """Upper bound on Pr[Bin(N, p) <= c] (or, with ``upper_tail``, >= c): exp(-N KL(c/N || p)).
+
+    Returns 1.0 where the bound does not apply (c/N not provably on the tail's side of p).
+    """
+    if c < 0 or c > N:
         return 0.0
-    with iv_precision():
-        p = iv.mpf([p_lo, p_hi])
-        x = iv.mpf(c) / N
-        kl = (x * iv.log(x / p) if c > 0 else iv.mpf(0)) + (1 - x) * iv.log((1 - x) / (1 - p))
-        return iv_to_floats(iv.exp(-N * kl))[1]
+    ctx = interval_context(_BASE_BITS)
+    lp, lq = ctx.mpf(list(clones.log_p)), ctx.mpf(list(clones.log_q))
+    x = ctx.mpf(c) / N
+    if c == 0:
+        if upper_tail:
+            return 1.0
+        log_x, log_rest = None, ctx.mpf(0)
+    elif c == N:
+        if not upper_tail:
+            return 1.0
+        log_x, log_rest = ctx.mpf(0), None
+    else:
+        log_x, log_rest = ctx.log(x), ctx.log(1 - x)
+        on_side = (log_x.a > lp.b) if upper_tail else (log_x.b < lp.a)
+        if not on_side:
+            return 1.0
+    kl = (x * (log_x - lp) if log_x is not None else 0) + ((1 - x) * (log_rest - lq) if log_rest is not None else 0)
+    return min(1.0, iv_to_floats(ctx.exp(-N * kl))[1])
 
 
-def _chernoff_upper_tail(N: int, c: int, p_lo: float, p_hi: float) -> float:
-    """Upper bound on Pr[Bin(N, p) >= c] for all p in [p_lo, p_hi], c > N p_hi."""
-    if c > N:
-        return 0.0
-    with iv_precision():
-        p = iv.mpf([p_lo, p_hi])
-        x = iv.mpf(c) / N
-        kl = x * iv.log(x / p) + ((1 - x) * iv.log((1 - x) / (1 - p)) if c < N else iv.mpf(0))
-        return iv_to_floats(iv.exp(-N * kl))[1]
+def _window(n: int, clones: _Clones, budget: float) -> tuple[int, int, float, float]:
+    """[c_lo, c_hi] and upper bounds on Pr[C < c_lo], Pr[C > c_hi], each <= budget.
 
-
-def _window(n: int, p_lo: float, p_hi: float, budget: float) -> tuple[int, int, float, float]:
-    """[c_lo, c_hi] and upper bounds on Pr[C < c_lo], Pr[C > c_hi], each <= budget."""
+    The Chernoff bound of Pr[C <= j] increases with j below the mean (and that of Pr[C >= j] decreases
+    above it), so each end is found by bisection: c_lo is the smallest j with a bound <= budget on
+    Pr[C <= j - 1], c_hi the largest with a bound <= budget on Pr[C >= j + 1].
+    """
     N = n - 1
-    mean = N * (p_lo + p_hi) / 2
-    sd = math.sqrt(max(mean * (1 - (p_lo + p_hi) / 2), 1e-300))
-    z = math.sqrt(2 * math.log(1 / budget)) if budget < 1 else 1.0
-    while True:
-        c_lo = max(0, int(math.floor(mean - z * sd)))
-        c_hi = min(N, int(math.ceil(mean + z * sd)) + 1)
-        low = _chernoff_lower_tail(N, c_lo - 1, p_lo, p_hi) if c_lo > 0 and c_lo - 1 < N * p_lo else (
-            0.0 if c_lo == 0 else 1.0)
-        high = _chernoff_upper_tail(N, c_hi + 1, p_lo, p_hi) if c_hi < N and c_hi + 1 > N * p_hi else (
-            0.0 if c_hi == N else 1.0)
-        if low <= budget and high <= budget:
-            return c_lo, c_hi, low, high
-        z += 0.5
+    mean = N * math.exp(sum(clones.log_p) / 2)
+    centre = min(N, max(0, int(mean)))
+    lo, hi = -1, centre  # bound(lo) <= budget (Pr[C <= -1] = 0), bound(hi) unknown
+    if _chernoff(N, hi, clones, upper_tail=False) <= budget:
+        lo = hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _chernoff(N, mid, clones, upper_tail=False) <= budget:
+            lo = mid
+        else:
+            hi = mid
+    c_lo, low = lo + 1, _chernoff(N, lo, clones, upper_tail=False)
+    lo, hi = centre, N + 1  # bound(hi) <= budget (Pr[C >= N + 1] = 0)
+    if _chernoff(N, lo, clones, upper_tail=True) <= budget:
+        hi = lo
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _chernoff(N, mid, clones, upper_tail=True) <= budget:
+            hi = mid
+        else:
+            lo = mid
+    c_hi, high = max(hi - 1, c_lo), _chernoff(N, hi, clones, upper_tail=True)
+    return c_lo, c_hi, low, high
+
+
+def clone_sum_limit(n: int, clones_or_eps0: object, delta: sympy.Expr, *, variant: str = "fmt21") -> str | None:
+    """None when the clone sum at (n, eps0, delta) is within the numerical range, else the reason.
+
+    The range: n <= :data:`NUMERIC_N_MAX` and at most :data:`MAX_CLONE_TERMS` values of C in the window.
+    """
+    if n > NUMERIC_N_MAX:
+        return (f"n = {n} is beyond {range_text(2, NUMERIC_N_MAX)}, where the clone sum is evaluated term by "
+                f"term in seconds; {variant}-closed bounds the same reduction in closed form")
+    clones = clones_or_eps0 if isinstance(clones_or_eps0, _Clones) else _clones(clones_or_eps0, variant)
+    c_lo, c_hi, _, _ = _window(n, clones, _budget(delta))
+    if c_hi - c_lo + 1 > MAX_CLONE_TERMS:
+        return (f"the clone count C ~ Bin(n-1, p) has {c_hi - c_lo + 1} likely values here, more than the "
+                f"{MAX_CLONE_TERMS} summed one by one in seconds (about 20 sqrt(n p (1-p)) <= {MAX_CLONE_TERMS}: "
+                f"smaller n or a larger or smaller eps0); {variant}-closed bounds the same reduction")
+    return None
+
+
+def _budget(delta: object) -> float:
+    """Mass of C allowed outside the window: 10^-12 delta (so the window barely moves the bound)."""
+    return max(enclose(delta)[0] * 1e-12, 1e-300)
 
 
 # ---------------------------------------------------------------------------------------------
 # The rigorous sweep over c
 # ---------------------------------------------------------------------------------------------
 
-def _log_factorial_iv(n: int):
-    """ln n! as an mpmath interval: exact for n < 64, else Stirling's series with a bounded remainder.
+def _log_factorial_iv(ctx, n: int):
+    """ln n! as an interval of ``ctx``: exact for n < 64, else Stirling's series with a bounded remainder.
 
     ln n! = n ln n - n + ln(2 pi n)/2 + 1/(12 n) - 1/(360 n^3) + 1/(1260 n^5) + R, where R lies between 0
     and the first omitted term -1/(1680 n^7) (for real arguments the remainder of Stirling's series has
@@ -166,28 +317,23 @@ def _log_factorial_iv(n: int):
     log and pi (directed rounding) are used, so the enclosure is rigorous.
     """
     if n < 64:
-        return iv.log(iv.mpf(math.factorial(n)))
-    m = iv.mpf(n)
-    series = m * iv.log(m) - m + iv.log(2 * iv.pi * m) / 2 + 1 / (12 * m) - 1 / (360 * m ** 3) + 1 / (1260 * m ** 5)
-    return series + iv.mpf([-(1 / (1680 * m ** 7)).b, 0])
+        return ctx.log(ctx.mpf(math.factorial(n)))
+    m = ctx.mpf(n)
+    series = m * ctx.log(m) - m + ctx.log(2 * ctx.pi * m) / 2 + 1 / (12 * m) - 1 / (360 * m ** 3) + 1 / (1260 * m ** 5)
+    return series + ctx.mpf([-(1 / (1680 * m ** 7)).b, 0])
 
 
-def _log_binomial_pmf_iv(N: int, c: int, p) -> object:
-    """log Pr[Bin(N, p) = c] as an mpmath interval (p an interval)."""
-    value = _log_factorial_iv(N) - _log_factorial_iv(c) - _log_factorial_iv(N - c)
-    if c:
-        value += c * iv.log(p)
-    if N - c:
-        value += (N - c) * iv.log(1 - p)
-    return value
-
-
-def _start_values(N: int, c: int, m: int, p_lo: float, p_hi: float) -> tuple[float, ...]:
+def _start_values(N: int, c: int, m: int, clones: _Clones) -> tuple[float, ...]:
     """Enclosures of Pr[C = c], B_c(m - 1) and T_c(m) = Pr[Bin(c, 1/2) >= m]."""
-    with iv_precision():
-        b_lo, b_hi = iv_to_floats(iv.exp(_log_binomial_pmf_iv(N, c, iv.mpf([p_lo, p_hi]))))
-        log_b = _log_factorial_iv(c) - _log_factorial_iv(m - 1) - _log_factorial_iv(c - m + 1) - c * iv.log(2)
-        B_lo, B_hi = iv_to_floats(iv.exp(log_b))
+    ctx = interval_context(_BASE_BITS + max(N, 1).bit_length())
+    log_b = _log_factorial_iv(ctx, N) - _log_factorial_iv(ctx, c) - _log_factorial_iv(ctx, N - c)
+    if c:
+        log_b += c * ctx.mpf(list(clones.log_p))
+    if N - c:
+        log_b += (N - c) * ctx.mpf(list(clones.log_q))
+    b_lo, b_hi = iv_to_floats(ctx.exp(log_b))
+    log_B = _log_factorial_iv(ctx, c) - _log_factorial_iv(ctx, m - 1) - _log_factorial_iv(ctx, c - m + 1) - c * ctx.ln2
+    B_lo, B_hi = iv_to_floats(ctx.exp(log_B))
     b_lo, B_lo = max(b_lo, 0.0), max(B_lo, 0.0)
     T_lo, T_hi = _tail_sum(c, m, B_lo, B_hi)
     return b_lo, b_hi, B_lo, B_hi, T_lo, T_hi
@@ -221,52 +367,43 @@ def _tail_sum(c: int, m: int, B_lo: float, B_hi: float) -> tuple[float, float]:
     return max(total_lo, 0.0), min(total_hi, 1.0)
 
 
-def _sweep(n: int, s: tuple[float, float], p: tuple[float, float], t: tuple[float, float],
-           c_lo: int, c_hi: int) -> tuple[float, float, float, float, float]:
-    """Rigorous sums over c in [c_lo, c_hi] at e^eps in [t_lo, t_hi].
+def _sweep(n: int, clones: _Clones, at: _Threshold, c_lo: int, c_hi: int) -> tuple[float, float, float, float, float]:
+    """Rigorous sums over c in [c_lo, c_hi] at one eps.
 
-    Returns (d_lo, d_hi, h_last, ps_lo, qs_hi): an enclosure [d_lo, d_hi] of
+    Returns (d_lo, d_hi, h_last, gs_lo, qs_hi): an enclosure [d_lo, d_hi] of
     sum_c Pr[C = c] h_c(eps); an upper bound on h_{c_hi}(eps); and, for the events S_c = {a >= m_c}
-    used at each c, a lower bound ps_lo on sum_c Pr[C = c] P_c(S_c) and an upper bound qs_hi on
-    sum_c Pr[C = c] Q_c(S_c). Since h_c(eps') >= P_c(S_c) - e^eps' Q_c(S_c) for every eps', the line
-    ps_lo - e^eps' qs_hi is a lower bound on the clone divergence at every eps'.
+    used at each c, a lower bound gs_lo on sum_c Pr[C = c] (P_c(S_c) - Q_c(S_c)) =
+    sum_c Pr[C = c] (s - 1)/(s + 1) B_c(m_c - 1) and an upper bound qs_hi on sum_c Pr[C = c] Q_c(S_c).
+    Since h_c(eps') >= P_c(S_c) - e^eps' Q_c(S_c) for every eps', the line gs_lo - (e^eps' - 1) qs_hi is a
+    lower bound on the clone divergence at every eps' (P(S) - Q(S) is summed directly: it is about eps
+    times Q(S), and their difference would cancel).
     """
     nx, INF = math.nextafter, math.inf
-    s_lo, s_hi = s
-    p_lo, p_hi = p
-    t_lo, t_hi = t
     N = n - 1
-    # kappa = (t s - 1) / ((t + 1)(s - 1)) increases in t and decreases in s
-    kappa_lo = max(0.5, down(down(down(t_lo * s_hi) - 1.0) / up(up(t_lo + 1.0) * up(s_hi - 1.0))))
-    kappa_hi = min(1.0, up(up(up(t_hi * s_lo) - 1.0) / down(down(t_hi + 1.0) * down(s_lo - 1.0))))
-    # A1 = (s - t) / (s + 1) increases in s and decreases in t; tm1 = t - 1
-    a1_lo = max(0.0, down(down(s_lo - t_hi) / up(s_lo + 1.0)))
-    a1_hi = up(up(s_hi - t_lo) / down(s_hi + 1.0))
-    tm1_lo, tm1_hi = max(0.0, down(t_lo - 1.0)), up(t_hi - 1.0)
+    kappa_lo, kappa_hi = at.kappa
+    a1_lo, a1_hi = at.a1
+    tm1_lo, tm1_hi = at.tm1
     if a1_hi <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, 0.0
-    # alpha = s / (s + 1) and 1 - alpha = 1 / (s + 1), for P_c(S) = T + alpha B and Q_c(S) = T + B / (s + 1)
-    al_lo = down(s_lo / up(s_lo + 1.0))
-    be_hi = up(1.0 / down(s_lo + 1.0))
-    rho_lo = down(p_lo / up(1.0 - p_lo))
-    rho_hi = up(p_hi / down(1.0 - p_hi))
+    gap_lo, be_hi = clones.gap_lo, clones.beta_hi
+    rho_lo, rho_hi = clones.rho
 
     c = c_lo
-    m = math.floor(down(kappa_lo * (c + 1))) + 1
-    b_lo, b_hi, B_lo, B_hi, T_lo, T_hi = _start_values(N, c, m, p_lo, p_hi)
-    d_lo = d_hi = ps_lo = qs_hi = 0.0
+    m = min(math.floor(down(kappa_lo * (c + 1))) + 1, c + 1)
+    b_lo, b_hi, B_lo, B_hi, T_lo, T_hi = _start_values(N, c, m, clones)
+    d_lo = d_hi = gs_lo = qs_hi = 0.0
     floor = math.floor
-    h_hi = 0.0
+    h_prev = 1.0  # h_c <= 1, and h_c <= h_{c-1}
     while True:
         h_lo = nx(nx(a1_lo * B_lo, -INF) - nx(tm1_hi * T_hi, INF), -INF)
         if h_lo < 0.0:
             h_lo = 0.0
         h_hi = nx(nx(a1_hi * B_hi, INF) - nx(tm1_lo * T_lo, -INF), INF)
         m_hi = floor(nx(kappa_hi * (c + 1), INF)) + 1
-        if m_hi != m:
+        if m_hi > m + 1:
+            h_hi = h_prev  # the threshold is not located to two candidates: monotonicity in c
+        elif m_hi == m + 1:
             # the exact threshold may be m + 1: bound that event too and keep the larger upper bound
-            if m_hi > m + 1:
-                raise ArithmeticError("the enclosure of kappa is too wide to locate the threshold")
             Bm_hi = nx(B_hi * nx((c - m + 1) / m, INF), INF)
             T1_lo = nx(T_lo - Bm_hi, -INF)
             if T1_lo < 0.0:
@@ -274,15 +411,16 @@ def _sweep(n: int, s: tuple[float, float], p: tuple[float, float], t: tuple[floa
             h2 = nx(nx(a1_hi * Bm_hi, INF) - nx(tm1_lo * T1_lo, -INF), INF)
             if h2 > h_hi:
                 h_hi = h2
-        if h_hi > 1.0:
-            h_hi = 1.0
+        if h_hi > h_prev:
+            h_hi = h_prev
+        h_prev = h_hi
         d_lo = nx(d_lo + nx(b_lo * h_lo, -INF), -INF)
         d_hi = nx(d_hi + nx(b_hi * h_hi, INF), INF)
-        ps_lo = nx(ps_lo + nx(b_lo * nx(T_lo + nx(al_lo * B_lo, -INF), -INF), -INF), -INF)
+        gs_lo = nx(gs_lo + nx(b_lo * nx(gap_lo * B_lo, -INF), -INF), -INF)
         qs_hi = nx(qs_hi + nx(b_hi * nx(T_hi + nx(be_hi * B_hi, INF), INF), INF), INF)
         if c == c_hi:
             break
-        m_next = floor(nx(kappa_lo * (c + 2), -INF)) + 1
+        m_next = min(floor(nx(kappa_lo * (c + 2), -INF)) + 1, m + 1)
         if m_next == m:
             f = (c + 1) / (2 * (c - m + 2))
             T_lo, T_hi = nx(T_lo + B_lo * 0.5, -INF), nx(T_hi + B_hi * 0.5, INF)
@@ -299,82 +437,18 @@ def _sweep(n: int, s: tuple[float, float], p: tuple[float, float], t: tuple[floa
         b_lo = nx(nx(b_lo * nx(r, -INF), -INF) * rho_lo, -INF)
         b_hi = nx(nx(b_hi * nx(r, INF), INF) * rho_hi, INF)
         c += 1
-    return max(d_lo, 0.0), d_hi, h_hi, max(ps_lo, 0.0), qs_hi
+    return max(d_lo, 0.0), d_hi, h_prev, max(gs_lo, 0.0), qs_hi
 
 
-def _sweep_float(n: int, s: float, p: float, t: float, c_lo: int, c_hi: int) -> tuple[float, float]:
-    """Plain float64 version of :func:`_sweep` (an estimate, for root finding only).
-
-    Returns (delta, q): the estimated clone divergence at t = e^eps and sum_c Pr[C = c] Q_c(S_c), so
-    that d delta / d eps = -t q.
-    """
-    N = n - 1
-    if t >= s:
-        return 0.0, 0.0
-    kappa = (t * s - 1) / ((t + 1) * (s - 1))
-    a1 = (s - t) / (s + 1)
-    beta = 1 / (s + 1)
-    rho = p / (1 - p)
-    c = c_lo
-    m = min(math.floor(kappa * (c + 1)) + 1, c + 1)
-    b = math.exp(math.lgamma(N + 1) - math.lgamma(c + 1) - math.lgamma(N - c + 1)
-                 + (c * math.log(p) if c else 0.0) + ((N - c) * math.log1p(-p) if N - c else 0.0))
-    B = math.exp(math.lgamma(c + 1) - math.lgamma(m) - math.lgamma(c - m + 2) - c * math.log(2))
-    T = _tail_sum_float(c, m, B)
-    d = q = 0.0
-    floor = math.floor
-    tm1 = t - 1
-    while True:
-        h = a1 * B - tm1 * T
-        if h > 0:
-            d += b * h
-        q += b * (T + beta * B)
-        if c == c_hi:
-            break
-        m_next = min(floor(kappa * (c + 2)) + 1, c + 2)
-        if m_next == m:
-            T += B * 0.5
-            B *= (c + 1) / (2 * (c - m + 2))
-        else:
-            T -= B * (c - m + 1) / (2 * m)
-            B *= (c + 1) / (2 * m)
-            m = m_next
-        b *= (N - c) / (c + 1) * rho
-        c += 1
-    return d, q
-
-
-def _tail_sum_float(c: int, m: int, B: float) -> float:
-    if m > c:
-        return 0.0
-    term = B * (c - m + 1) / m
-    total = term
-    a = m
-    while a < c:
-        r = (c - a) / (a + 1)
-        if r < 1.0 and term * r / (1 - r) <= max(1e-18 * total, 1e-300):
-            break
-        term *= r
-        total += term
-        a += 1
-    return total
-
-
-def _parameters(eps0: sympy.Expr, variant: str) -> tuple[tuple[float, float], tuple[float, float]]:
-    s = enclose(sympy.exp(eps0))
-    p = enclose(clone_probability(eps0, variant))
-    return s, p
-
-
-def _delta_enclosure(n: int, s: tuple[float, float], p: tuple[float, float], t: tuple[float, float],
-                     budget: float) -> tuple[CloneDelta, float, float]:
-    """The delta enclosure at t, and (ps_lo, qs_hi) for the lower-bound line (see :func:`_sweep`)."""
-    if t[0] >= s[1]:  # e^eps >= e^eps0: every h_c is 0
+def _delta_enclosure(n: int, clones: _Clones, eps: object, budget: float) -> tuple[CloneDelta, float, float]:
+    """The delta enclosure at the exact ``eps``, and (gs_lo, qs_hi) for the lower-bound line (see :func:`_sweep`)."""
+    at = _threshold(eps, clones.eps0)
+    if at.a1[1] <= 0.0:  # e^eps >= e^eps0: every h_c is 0
         return CloneDelta(0.0, 0.0, (0, n - 1), 0.0), 0.0, 0.0
-    c_lo, c_hi, low, high = _window(n, p[0], p[1], budget)
-    d_lo, d_hi, h_last, ps_lo, qs_hi = _sweep(n, s, p, t, c_lo, c_hi)
+    c_lo, c_hi, low, high = _window(n, clones, budget)
+    d_lo, d_hi, h_last, gs_lo, qs_hi = _sweep(n, clones, at, c_lo, c_hi)
     d_hi = up(up(d_hi + low) + up(high * h_last))
-    return CloneDelta(d_lo, min(d_hi, 1.0), (c_lo, c_hi), up(low + high)), ps_lo, qs_hi
+    return CloneDelta(d_lo, min(d_hi, 1.0), (c_lo, c_hi), up(low + high)), gs_lo, qs_hi
 
 
 def clone_delta(eps: object, eps0: object, n: object, *, variant: str = "fmt21",
@@ -383,55 +457,84 @@ def clone_delta(eps: object, eps0: object, n: object, *, variant: str = "fmt21",
 
     Args:
         eps: the shuffled eps >= 0 at which delta is evaluated (exact number).
-        eps0: the local randomizers' eps0 > 0.
-        n: the number of users (>= 2).
+        eps0: the local randomizers' eps0, in the range of :func:`validate_shuffle_inputs`.
+        n: the number of users, in that range and within the numerical range (:func:`clone_sum_limit`).
         variant: ``"fmt21"`` (p_clone = e^-eps0) or ``"fmt23"`` (p_clone = 2 / (e^eps0 + 1)).
         outside_budget: target for the rigorous bound on each tail of C outside the summed window.
 
     Returns:
         :class:`CloneDelta` whose ``upper`` is a valid delta(eps) for n shuffled eps0-LDP randomizers
         (for ``"fmt23"``: for randomizers in the class of the FMT 2023 erratum).
+
+    Raises:
+        InvalidParameterError: eps < 0, eps0 or n outside their ranges.
     """
     eps = to_exact("eps", eps)
     if exact_sign(eps) < 0:
         raise InvalidParameterError(f"eps must be >= 0. Got {eps}")
-    eps0 = require_positive("eps0", eps0)
-    n = require_int("n", n, minimum=2)
-    s, p = _parameters(eps0, variant)
-    return _delta_enclosure(n, s, p, enclose(sympy.exp(eps)), outside_budget)[0]
+    x = validate_shuffle_inputs(eps0, n, sympy.Rational(1, 2))
+    clones = _clones(x.eps0, variant)
+    reason = clone_sum_limit(x.n, clones, sympy.Rational(1, 2), variant=variant)
+    if reason:
+        raise InvalidParameterError(f"n: {reason}")
+    if exact_sign(eps - x.eps0) >= 0:
+        return CloneDelta(0.0, 0.0, (0, x.n - 1), 0.0)
+    return _delta_enclosure(x.n, clones, eps, max(outside_budget, 1e-300))[0]
 
 
 # ---------------------------------------------------------------------------------------------
-# Locating eps: float64 Newton iteration, then one rigorous sweep
+# Locating eps: brentq on a float64 model, then one rigorous sweep
 # ---------------------------------------------------------------------------------------------
 
-def _estimate_epsilon(n: int, s: float, p: float, delta: float, eps0: float, c_lo: int, c_hi: int) -> float:
-    """Float64 estimate of the eps with clone divergence = delta (safeguarded Newton on log delta).
+@dataclass(frozen=True)
+class _Model:
+    """The clone sum in float64 (an estimate for root finding only): C's window and its log pmf."""
 
-    log delta(eps) is decreasing; d delta / d eps = -e^eps q where q = sum_c Pr[C = c] Q_c(S_c). Steps
-    that leave the bracket fall back to bisection. This number is only a starting point for the
-    rigorous certification in :func:`clone_epsilon`.
-    """
-    d0, _ = _sweep_float(n, s, p, 1.0, c_lo, c_hi)
-    if d0 <= delta:
+    n: int
+    eps0: float
+    cs: np.ndarray
+    log_w: np.ndarray
+
+    @classmethod
+    def build(cls, n: int, clones: _Clones, c_lo: int, c_hi: int) -> _Model:
+        N = n - 1
+        cs = np.arange(c_lo, c_hi + 1, dtype=np.float64)
+        b_lo, b_hi, *_ = _start_values(N, c_lo, c_lo + 1, clones)
+        start = math.log(math.sqrt(b_lo * b_hi)) if b_lo > 0 else math.log(max(b_hi, 1e-300))
+        log_rho = sum(clones.log_p) / 2 - sum(clones.log_q) / 2
+        steps = np.log((N - cs[:-1]) / (cs[:-1] + 1)) + log_rho
+        log_w = start + np.concatenate(([0.0], np.cumsum(steps)))
+        return cls(n, float(clones.eps0), cs, log_w)
+
+    def delta(self, eps: float) -> float:
+        """The clone divergence at eps (float64)."""
+        if eps >= self.eps0:
+            return 0.0
+        kappa = -math.expm1(-(eps + self.eps0)) / ((1 + math.exp(-eps)) * -math.expm1(-self.eps0))
+        a1 = -math.expm1(eps - self.eps0) / (1 + math.exp(-self.eps0))
+        tm1 = math.expm1(eps)
+        m = np.minimum(np.floor(kappa * (self.cs + 1)) + 1, self.cs + 1)
+        B = binom.pmf(m - 1, self.cs, 0.5)  # B_c(m_c - 1)
+        # T_{c+1}(m_c) = T_c(m_c) + B_c(m_c - 1)/2, less B_{c+1}(m_c) when the threshold moves up by one
+        steps = B[:-1] / 2 - (m[1:] - m[:-1]) * B[1:]
+        T = np.maximum(binom.sf(m[0] - 1, self.cs[0], 0.5) + np.concatenate(([0.0], np.cumsum(steps))), 0.0)
+        h = np.maximum(a1 * B - tm1 * T, 0.0)
+        return float(np.sum(np.exp(self.log_w) * h))
+
+
+def _root(model: _Model, delta: float) -> float:
+    """The eps in (0, eps0) where the model's divergence equals delta (brentq on its logarithm); 0 if the
+    divergence is already <= delta at eps = 0."""
+    def gap(eps: float) -> float:
+        d = model.delta(eps)
+        return (math.log(d) if d > 0 else -800.0) - math.log(delta)
+
+    if gap(0.0) <= 0:
         return 0.0
-    lo, hi = 0.0, eps0
-    closed = math.log1p((s - 1) / (s + 1) * (8 * math.sqrt(math.log(4 / delta) / (p * n)) + 8 / (p * n)))
-    eps = min(closed / 3, eps0 / 2)
-    for _ in range(200):
-        t = math.exp(eps)
-        d, q = _sweep_float(n, s, p, t, c_lo, c_hi)
-        if d > delta:
-            lo = eps
-        else:
-            hi = eps
-        new = eps + (math.log(d) - math.log(delta)) * d / (t * q) if d > 0 and q > 0 else -1.0
-        if not lo < new < hi:
-            new = (lo + hi) / 2
-        if abs(new - eps) <= 1e-12 * eps or hi - lo <= 1e-15 * hi:
-            return new
-        eps = new
-    return hi
+    top = model.eps0 * (1 - 1e-12)
+    if gap(top) > 0:
+        return top
+    return brentq(gap, 0.0, top, xtol=1e-300, rtol=1e-13, maxiter=200)
 
 
 def clone_epsilon(eps0: object, n: object, delta: object, *, variant: str = "fmt21",
@@ -439,65 +542,85 @@ def clone_epsilon(eps0: object, n: object, delta: object, *, variant: str = "fmt
     """Certified enclosure [lower, upper] of the clone-bound eps at target ``delta``.
 
     ``upper`` is a rational eps at which the rigorous upper bound on D_{e^upper}(P || Q) is <= delta
-    (so it is a valid eps of the shuffled mechanism). ``lower`` comes from the same sweep: for the events
-    S_c used there, D_{e^eps'}(P || Q) >= P(S) - e^eps' Q(S) for every eps', and ``lower`` is the
-    eps' where the rigorous lower bound of that line equals delta, so the exact numerical-bound eps
-    (where D = delta) is >= lower. Returns (lower, upper, the delta enclosure at upper).
-    """
-    inputs = validate_shuffle_inputs(eps0, n, delta)
-    eps0, n, delta = inputs.eps0, inputs.n, inputs.delta
-    s, p = _parameters(eps0, variant)
-    d_lo, d_hi = enclose(delta)
-    eps0_lo = enclose(eps0)[0]
-    budget = max(d_lo * 1e-12, 1e-300)
-    c_lo, c_hi, _, _ = _window(n, p[0], p[1], budget)
-    guess = _estimate_epsilon(n, (s[0] + s[1]) / 2, (p[0] + p[1]) / 2, (d_lo + d_hi) / 2, eps0_lo, c_lo, c_hi)
+    (so it is a valid eps of the shuffled mechanism), or eps0, where D = 0 exactly. ``lower`` comes from
+    the same sweep: for the events S_c used there, D_{e^eps'}(P || Q) >= P(S) - e^eps' Q(S) for every
+    eps', and ``lower`` is the eps' where the rigorous lower bound of that line equals delta, so the
+    exact numerical-bound eps (where D = delta) is >= lower. Returns (lower, upper, the delta enclosure
+    at upper).
 
-    def line_lower(ps_lo: float, qs_hi: float) -> sympy.Expr:
-        """Where the rigorous lower line ps_lo - e^eps' qs_hi meets delta_hi (0 if it never does for eps' > 0)."""
-        if qs_hi > 0 and ps_lo > d_hi:
-            t_line = down(down(ps_lo - d_hi) / qs_hi)
-            if t_line > 1.0:
-                return sympy.Rational(min(max(0.0, log_enclosure(t_line, t_line)[0]), eps0_lo))
+    Raises:
+        InvalidParameterError: an argument outside its range, or (n, eps0, delta) outside the numerical
+            range (:func:`clone_sum_limit`).
+    """
+    x = validate_shuffle_inputs(eps0, n, delta)
+    clones = _clones(x.eps0, variant)
+    reason = clone_sum_limit(x.n, clones, x.delta, variant=variant)
+    if reason:
+        raise InvalidParameterError(f"n: {reason}")
+    return _certified_epsilon(x.n, clones, x.delta, relative_margin)
+
+
+def _certified_epsilon(n: int, clones: _Clones, delta: sympy.Expr,
+                       relative_margin: float) -> tuple[sympy.Expr, sympy.Expr, CloneDelta]:
+    d_lo, d_hi = enclose(delta)
+    eps0_lo = enclose(clones.eps0)[0]
+    budget = _budget(delta)
+    c_lo, c_hi, _, _ = _window(n, clones, budget)
+    guess = _root(_Model.build(n, clones, c_lo, c_hi), (d_lo + d_hi) / 2)
+
+    def line_lower(gs_lo: float, qs_hi: float) -> sympy.Expr:
+        """Where the rigorous lower line gs_lo - (e^eps' - 1) qs_hi meets delta_hi (0 if it never does for eps' > 0)."""
+        if qs_hi > 0 and gs_lo > d_hi:
+            tm1 = down(down(gs_lo - d_hi) / qs_hi)
+            ctx = _context(tm1)
+            log_t = iv_to_floats(ctx.log(1 + ctx.mpf(tm1)))[0]
+            return sympy.Rational(min(max(0.0, log_t), eps0_lo))
         return sympy.Integer(0)
 
     if guess == 0.0:
-        enclosure, _, _ = _delta_enclosure(n, s, p, (1.0, 1.0), budget)
+        enclosure, _, _ = _delta_enclosure(n, clones, 0, budget)
         if enclosure.upper <= d_lo:
             return sympy.Integer(0), sympy.Integer(0), enclosure
-    margin = relative_margin * guess + 1e-15
-    for _ in range(60):
+    margin = max(relative_margin * guess, eps0_lo * 1e-15)
+    while True:
         candidate = guess + margin
         if candidate >= eps0_lo:
             break
-        enclosure, ps_lo, qs_hi = _delta_enclosure(n, s, p, exp_enclosure(candidate, candidate), budget)
+        enclosure, gs_lo, qs_hi = _delta_enclosure(n, clones, candidate, budget)
         if enclosure.upper <= d_lo:
-            return line_lower(ps_lo, qs_hi), sympy.Rational(candidate), enclosure
-        margin *= 8
-    # no eps below eps0 certified: eps0 itself is valid (shuffling is post-processing; D = 0 at eps0)
+            return line_lower(gs_lo, qs_hi), sympy.Rational(candidate), enclosure
+        margin = max(margin * 8, guess * 1e-12)
+    # no eps below eps0 certified: at eps0 every h_c is 0 exactly, so D = 0 <= delta
     probe = eps0_lo * (1 - 1e-9)
-    _, ps_lo, qs_hi = _delta_enclosure(n, s, p, exp_enclosure(probe, probe), budget)
-    return line_lower(ps_lo, qs_hi), eps0, CloneDelta(0.0, 0.0, (0, n - 1), 0.0)
+    _, gs_lo, qs_hi = _delta_enclosure(n, clones, probe, budget)
+    return line_lower(gs_lo, qs_hi), clones.eps0, CloneDelta(0.0, 0.0, (0, n - 1), 0.0)
 
 
 # ---------------------------------------------------------------------------------------------
 # BoundResults
 # ---------------------------------------------------------------------------------------------
 
+def _numeric_row(name: str, variant: str, x, clone: str, extra_note: str = "") -> BoundResult:
+    clones = _clones(x.eps0, variant)
+    reason = clone_sum_limit(x.n, clones, x.delta, variant=variant)
+    if reason:
+        return invalid(name, reason)
+    lower, upper, enclosure = _certified_epsilon(x.n, clones, x.delta, 1e-9)
+    return interval_result(name, lower, upper, _numeric_note(enclosure, clone) + extra_note)
+
+
 def fmt21_numeric(eps0: object, n: object, delta: object) -> BoundResult:
     """Numerical clone bound of Feldman, McMillan, Talwar (FOCS 2021), Theorem 3.2 / Section 5.
 
-    Valid for every eps0-LDP local randomizer (any eps0 > 0, n >= 2, 0 < delta < 1): the shuffled output
-    is (eps, delta)-DP for every eps >= the reported upper end, where eps solves
-    sum_c Pr[C = c] h_c(eps) = delta with C ~ Bin(n - 1, e^-eps0) (see the module docstring for h_c and
-    for the rigorous enclosure).
+    Valid for every eps0-LDP local randomizer: the shuffled output is (eps, delta)-DP for every eps >= the
+    reported upper end, where eps solves sum_c Pr[C = c] h_c(eps) = delta with C ~ Bin(n - 1, e^-eps0)
+    (see the module docstring for h_c and for the rigorous enclosure). Outside the numerical range
+    (:func:`clone_sum_limit`) the row is invalid and says why.
 
     References:
         Feldman, McMillan, Talwar, "Hiding Among the Clones" (FOCS 2021), Theorem 3.2 and Lemma 3.3.
     """
-    inputs = validate_shuffle_inputs(eps0, n, delta)
-    lower, upper, enclosure = clone_epsilon(inputs.eps0, inputs.n, inputs.delta, variant="fmt21")
-    return interval_result("fmt21-numeric", lower, upper, _numeric_note(enclosure, "e^-eps0"))
+    return _numeric_row("fmt21-numeric", "fmt21", validate_shuffle_inputs(eps0, n, delta), "e^-eps0")
 
 
 def stronger_clones_allowed(k: int | None, assume_stronger_clones: bool) -> str | None:
@@ -553,19 +676,17 @@ def fmt23_numeric(eps0: object, n: object, delta: object, *, k: object = None,
     References:
         Feldman, McMillan, Talwar (SODA 2023; arXiv:2208.04591 with its erratum).
     """
-    inputs = validate_shuffle_inputs(eps0, n, delta, k)
-    reason = stronger_clones_allowed(inputs.k, assume_stronger_clones)
+    x = validate_shuffle_inputs(eps0, n, delta, k)
+    reason = stronger_clones_allowed(x.k, assume_stronger_clones)
     if reason:
         return invalid("fmt23-numeric", reason)
-    lower, upper, enclosure = clone_epsilon(inputs.eps0, inputs.n, inputs.delta, variant="fmt23")
-    note = _numeric_note(enclosure, "2/(e^eps0+1)") + f"; randomizer: {randomizer_label(inputs.k)}"
-    if inputs.k is None:
+    note = f"; randomizer: {randomizer_label(x.k)}"
+    if x.k is None:
         note += " (assume_stronger_clones=True: the caller asserts the randomizer is in the erratum's class)"
-    return interval_result("fmt23-numeric", lower, upper, note)
+    return _numeric_row("fmt23-numeric", "fmt23", x, "2/(e^eps0+1)", note)
 
 
 def _numeric_note(enclosure: CloneDelta, clone: str) -> str:
     return (f"C ~ Bin(n-1, {clone}); every c in [{enclosure.window[0]}, {enclosure.window[1]}] summed, "
             f"mass outside <= {enclosure.outside_mass:.3g} added; certified delta(upper) <= "
             f"{enclosure.upper:.6g}; value in [lower, upper], upper is the valid eps")
-
