@@ -47,6 +47,7 @@ from accountant.shuffle_closed_forms import (
 )
 from accountant.shuffle_common import SOURCES, ShuffleInputs, invalid, validate_shuffle_inputs
 from accountant.shuffle_exact import (
+    MAX_EXACT_KRR_WORK,
     MAX_EXACT_RR_N,
     EpsilonEnclosure,
     binary_rr_enclosure,
@@ -110,7 +111,14 @@ SHUFFLE_METHODS = ("efmrtt19", "fmt21-closed", "fmt21-numeric", "fmt23-closed", 
 """Result names of :func:`shuffle_family`, in the order it returns them."""
 
 MAX_EXACT_KRR_N = 200
-"""Largest n for the k-RR (k >= 3) lower bound from three datasets, where the worst case is out of reach."""
+"""Largest n for the k-RR (k >= 3) lower bound from three datasets, where the worst case is out of reach
+(which also needs 3 n (n + 1)^(k - 1) <= :data:`~accountant.shuffle_exact.MAX_EXACT_KRR_WORK`: users added
+times grid cells)."""
+
+
+def _canonical_fits(n: int, k: int) -> bool:
+    """Whether :func:`_canonical_lower_bound` is within :data:`MAX_EXACT_KRR_N` and the work limit."""
+    return n <= MAX_EXACT_KRR_N and krr_cells_fit(n, k) and 3 * n * (n + 1) ** (k - 1) <= MAX_EXACT_KRR_WORK
 
 SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
     ("eps0", "local randomizers' eps0 > 0 (imola-thm4.3: the metric-DP alpha0 per unit distance)", None),
@@ -160,7 +168,7 @@ def exact_truth(eps0: object, n: object, delta: object, *, k: object = None) -> 
 
     - k = 2: :func:`exact_shuffled_rr`, the worst case over the other users' bits (n <= MAX_EXACT_RR_N).
     - k >= 3: :func:`exact_shuffled_krr_worst`, the worst case over all datasets, where its enumeration
-      is feasible (:func:`~accountant.shuffle_exact.krr_worst_case_cost`); beyond that (n <=
+      is feasible (:func:`~accountant.shuffle_exact.krr_worst_case_cost`); beyond that (within
       :data:`MAX_EXACT_KRR_N`) the largest eps over three canonical datasets, a lower bound.
     - k omitted (any eps0-LDP randomizer): binary randomized response's worst case, a lower bound on the
       worst case over all eps0-LDP randomizers.
@@ -177,10 +185,11 @@ def exact_truth(eps0: object, n: object, delta: object, *, k: object = None) -> 
         return _binary_lower_bound(x) if x.k is None else exact_shuffled_rr(x.eps0, x.n, x.delta)
     if krr_worst_case_cost(x.n, x.k) is not None:
         return exact_shuffled_krr_worst(x.eps0, x.k, x.n, x.delta)
-    if x.n <= MAX_EXACT_KRR_N and krr_cells_fit(x.n, x.k):
+    if _canonical_fits(x.n, x.k):
         return _canonical_lower_bound(x)
     return invalid("exact", f"n = {x.n}, k = {x.k}: too large for the exact k-RR computation ({exact_krr_limit_text(x.k)}"
-                            f"; a lower bound from given datasets needs n <= {MAX_EXACT_KRR_N})", bounds="exact")
+                            f"; a lower bound from three datasets needs n <= {MAX_EXACT_KRR_N} and 3 n (n + 1)^(k - 1) "
+                            f"<= {MAX_EXACT_KRR_WORK:.0e})", bounds="exact")
 
 
 def _within_eps0(row: BoundResult, cap: sympy.Expr) -> BoundResult:
