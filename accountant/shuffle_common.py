@@ -92,11 +92,6 @@ class ShuffleInputs:
     l1: sympy.Expr = sympy.Integer(1)
     """Total distance ||v||_1 <= l0 of the changed items (each distance <= 1)."""
 
-    @property
-    def one_user(self) -> bool:
-        """Whether one user changes, at distance 1 (l0 = l1 = 1): the neighbours of every bound but Imola's."""
-        return self.l0 == 1 and self.l1 == 1
-
 
 def require_open_unit(name: str, value: object, *, at_least: object | None = None) -> sympy.Expr:
     """``value`` as an exact number in the open interval (0, 1), or in [at_least, 1) when ``at_least`` is given."""
@@ -114,10 +109,15 @@ def require_open_unit(name: str, value: object, *, at_least: object | None = Non
 
 def _require_count(name: str, value: object, minimum: int, maximum: int) -> int:
     """An integer in [minimum, maximum]; the range is written as 10^30 rather than 31 digits."""
-    number = require_int(name, value, minimum=minimum)
-    if number > maximum:
-        shown = str(number) if number < 10**20 else f"about 10^{len(str(number)) - 1}"
-        raise InvalidParameterError(f"{name} must be an integer in {range_text(minimum, maximum)}. Got {shown}")
+    allowed = f"{name} must be an integer in {range_text(minimum, maximum)}"
+    try:
+        number = require_int(name, value)
+    except InvalidParameterError:
+        shown = repr(value)
+        raise InvalidParameterError(f"{allowed}. Got {shown if len(shown) <= 40 else shown[:37] + '...'}") from None
+    if not minimum <= number <= maximum:
+        shown = str(number) if abs(number) < 10**20 else f"about {'-' if number < 0 else ''}10^{len(str(abs(number))) - 1}"
+        raise InvalidParameterError(f"{allowed}. Got {shown}")
     return number
 
 

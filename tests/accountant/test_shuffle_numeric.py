@@ -8,6 +8,8 @@ Theorem 3.2). Its error is far below the enclosures' widths (~1e-12 relative).
 
 from __future__ import annotations
 
+import math
+
 import mpmath
 import pytest
 import sympy
@@ -127,3 +129,18 @@ def test_stronger_clone_condition_holds_for_randomized_response_only():
     ldp_rows = [[R(1, 2), R(1, 4), R(1, 4)], [R(1, 2), R(1, 4), R(1, 4)], [R(1, 4), R(3, 8), R(3, 8)]]
     assert not stronger_clones_condition(ldp_rows, sympy.log(2))
     assert stronger_clones_condition(ldp_rows, sympy.log(8))  # with a larger eps0 the condition is met
+
+
+@pytest.mark.parametrize("eps0", [400, 700, R(1, 10**10), R(1, 10**12)])
+def test_extreme_eps0_is_computed(eps0):
+    """Issue 9: eps0 >= 355 gave NaN (e^(2 eps0) overflowed) and eps0 = 1e-10 raised 'the enclosure of kappa
+    is too wide'. Now the rows are valid with eps <= eps0: at eps0 = 400 with n = 1000 almost no user is a
+    clone (p = e^-400), so eps is eps0 + ln(1 - delta) to within 10^-6; at eps0 <= 1e-10 the total
+    variation tanh(eps0/2) is already below delta, so eps = 0."""
+    for compute in (fmt21_numeric, lambda e, n, d: fmt23_numeric(e, n, d, k=2)):
+        result = compute(eps0, 1000, R(1, 10**6))
+        assert result.valid and result.upper <= float(eps0)
+        if eps0 >= 400:
+            assert abs(result.upper - (float(eps0) + math.log1p(-1e-6))) < 1e-6
+        else:
+            assert result.upper == 0.0
