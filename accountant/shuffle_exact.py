@@ -38,7 +38,14 @@ import numpy as np
 import sympy
 
 from accountant.bound_result import BoundResult
-from accountant.shuffle_common import SOURCES, interval_result, require_open_unit, validate_shuffle_inputs
+from accountant.shuffle_common import (
+    DELTA_MIN,
+    EPS0_RANGE,
+    SOURCES,
+    interval_result,
+    require_open_unit,
+    validate_shuffle_inputs,
+)
 from accountant.shuffle_intervals import (
     TINY,
     UNIT_ROUNDOFF,
@@ -72,14 +79,11 @@ __all__ = [
     "krr_worst_enclosure",
     "exact_shuffled_krr_worst",
     "exact_krr_limit_text",
-    "MAX_EXACT_EPS0",
     "MAX_EXACT_RR_N",
     "MAX_EXACT_KRR_CELLS",
     "MAX_EXACT_KRR_WORK",
 ]
 
-MAX_EXACT_EPS0 = 700
-"""Largest eps0 of the exact computations: e^eps0 and every probability stay within the float range."""
 
 MAX_EXACT_RR_N = 2000
 """Largest n for the worst-case exact truth of shuffled binary randomized response in the bound family."""
@@ -236,10 +240,9 @@ def _worse(a: EpsilonEnclosure, b: EpsilonEnclosure) -> EpsilonEnclosure:
 # Binary randomized response: worst case over the other users' data
 # ---------------------------------------------------------------------------------------------
 
-def _require_float_range(eps0: sympy.Expr) -> None:
-    if exact_sign(eps0 - MAX_EXACT_EPS0) > 0:
-        raise InvalidParameterError(f"eps0 must be <= {MAX_EXACT_EPS0} for the exact computation (e^eps0 must be a "
-                                    f"finite float). Got {eps0}")
+def _eps0(value: object) -> sympy.Expr:
+    """eps0 in the shuffle accountant's answerable range (e^eps0 and e^-eps0 are normal floats)."""
+    return require_positive("eps0", value, at_least=EPS0_RANGE[0], at_most=EPS0_RANGE[1])
 
 
 def _ceiling(eps0: sympy.Expr) -> float:
@@ -277,8 +280,9 @@ def _rr_pairs(eps0: sympy.Expr, n: int):
 
 
 def binary_rr_enclosure(eps0: sympy.Expr, n: int, delta: sympy.Expr) -> tuple[EpsilonEnclosure, int]:
-    """Enclosure of the worst-case eps of shuffled binary RR, and the j (others holding 1) attaining it."""
-    _require_float_range(eps0)
+    """Enclosure of the worst-case eps of shuffled binary RR, and the j (others holding 1) attaining it.
+
+    Arguments validated by :func:`~accountant.shuffle_common.validate_shuffle_inputs`."""
     d, ceiling = enclose(delta), _ceiling(eps0)
     worst: EpsilonEnclosure | None = None
     worst_j = 0
@@ -300,7 +304,7 @@ def exact_shuffled_rr(eps0: object, n: object, delta: object) -> BoundResult:
     with ``bounds="exact"``; every upper bound on shuffled eps0-LDP randomizers must be >= its lower end.
 
     Args:
-        eps0: the randomizer's eps0, 0 < eps0 <= :data:`MAX_EXACT_EPS0`.
+        eps0: the randomizer's eps0, in :data:`~accountant.shuffle_common.EPS0_RANGE`.
         n: users, 2 <= n (about 1 s at n = 1000 and 10 s at n = 2000).
         delta: target delta in (0, 1).
     """
@@ -314,9 +318,8 @@ def exact_shuffled_rr(eps0: object, n: object, delta: object) -> BoundResult:
 def exact_shuffled_rr_delta(eps: object, eps0: object, n: object) -> tuple[float, float]:
     """Enclosure of the exact delta(eps) of n shuffled binary RR reports, worst case over datasets."""
     eps = to_exact("eps", eps)
-    eps0 = require_positive("eps0", eps0)
+    eps0 = _eps0(eps0)
     n = require_int("n", n, minimum=2)
-    _require_float_range(eps0)
     t_lo, t_hi = enclose(sympy.exp(eps))
     lo = hi = 0.0
     for _, P, Q in _rr_pairs(eps0, n):
@@ -393,10 +396,9 @@ def _validate_datasets(k: int, dataset: Sequence[int], neighbour: Sequence[int])
 
 def shuffled_krr_laws(eps0: object, k: object, dataset: Sequence[int], neighbour: Sequence[int]) -> tuple[Enclosure, Enclosure]:
     """Enclosures of the laws of the shuffled k-RR histogram on two datasets differing in one user."""
-    eps0 = require_positive("eps0", eps0)
+    eps0 = _eps0(eps0)
     k = require_int("k", k, minimum=2)
     data, other, changed = _validate_datasets(k, dataset, neighbour)
-    _require_float_range(eps0)
     keep, lie = _krr_row(eps0, k)
     grid = _empty_grid(len(data), k)
     for i, value in enumerate(data):
@@ -425,8 +427,8 @@ def exact_shuffled_krr(eps0: object, k: object, dataset: Sequence[int], neighbou
     is a lower bound (see :func:`exact_shuffled_krr_worst`). Cost: (n + 1)^(k - 1) cells per user
     (k = 3, n = 200: well under a second).
     """
-    delta = require_open_unit("delta", delta)
-    eps0 = require_positive("eps0", eps0)
+    delta = require_open_unit("delta", delta, at_least=DELTA_MIN)
+    eps0 = _eps0(eps0)
     result = krr_pair_enclosure(eps0, k, dataset, neighbour, delta)
     note = f"{k}-ary randomized response, n = {len(dataset)}, on the given datasets (both orders)"
     return exact_result(result, eps0, note)
@@ -513,9 +515,9 @@ def krr_worst_enclosure(eps0: sympy.Expr, k: int, n: int, delta: sympy.Expr) -> 
     """Enclosure of the worst-case eps of shuffled k-RR over all neighbouring datasets, and the worst class.
 
     Every class of :func:`_other_users` gives the pair (others + a user holding 0, others + a user
-    holding 1), taken in both orders. Call only when :func:`krr_worst_case_cost` is not None.
+    holding 1), taken in both orders. Call only when :func:`krr_worst_case_cost` is not None, with arguments
+    validated by :func:`~accountant.shuffle_common.validate_shuffle_inputs`.
     """
-    _require_float_range(eps0)
     keep, lie = _krr_row(eps0, k)
     d, ceiling = enclose(delta), _ceiling(eps0)
     worst: EpsilonEnclosure | None = None
