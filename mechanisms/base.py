@@ -56,6 +56,18 @@ class Mechanism(ABC):
 class FiniteMechanism(Mechanism):
     """A mechanism with finitely many inputs and outputs and an exact pmf."""
 
+    size_parameters: ClassVar[tuple[str, ...]] = ()
+    """The parameters that set the number of inputs and outputs (size errors name them)."""
+
+    def require_enumerable(self) -> None:
+        """Raise :class:`InvalidParameterError` unless the inputs and outputs can be listed, and the exact
+        checker run over them, within seconds.
+
+        The default accepts every size (the exact checker still caps the number of probabilities);
+        a mechanism whose spaces grow with a parameter overrides it with its own limit, stated next to
+        its validator, and calls it before enumerating.
+        """
+
     @abstractmethod
     def inputs(self) -> Sequence[Hashable]:
         """The input space, in a fixed order."""

@@ -22,6 +22,7 @@ from mechanisms.exact_arithmetic import UndecidedSignError, cancel_exponentials,
 from sympy.parsing.sympy_parser import rationalize, standard_transformations
 
 __all__ = [
+    "EPS_RANGE",
     "ExactValue",
     "InvalidParameterError",
     "UndecidedSignError",
@@ -29,6 +30,7 @@ __all__ = [
     "decided_sign",
     "range_text",
     "exact_sign",
+    "require_eps",
     "require_int",
     "require_positive",
     "require_real",
@@ -42,6 +44,27 @@ ExactValue = sympy.Expr
 
 class InvalidParameterError(ValueError):
     """A parameter is outside its allowed range; the message names the parameter and the range."""
+
+
+_SHOWN_CHARS = 60
+"""Values longer than this are abbreviated in error messages (a 4000-digit number stays one short line)."""
+
+
+def _brief(value: object) -> str:
+    """``value`` for an error message: as typed when short, else abbreviated with its magnitude."""
+    try:
+        text = repr(value) if isinstance(value, str) else str(value)
+    except ValueError:  # an integer beyond Python's 4300-digit conversion limit
+        return "a number of more than 4300 digits"
+    if len(text) <= _SHOWN_CHARS:
+        return text
+    magnitude = ""
+    if isinstance(value, sympy.Basic) and value.is_number:
+        try:
+            magnitude = f", about {sympy.Float(value.evalf(3), 3)}"
+        except (TypeError, ValueError, OverflowError):
+            magnitude = ""
+    return f"{text[:_SHOWN_CHARS // 2]}...{text[-10:]} ({len(text)} characters{magnitude})"
 
 
 # Only these names may appear in a parsed expression: no attribute access, no other calls.
@@ -61,23 +84,26 @@ _NAME = re.compile(r"[A-Za-z_]+")
 def _parse_string(name: str, text: str) -> sympy.Expr:
     text = text.strip()
     if text.lower().lstrip("+-") in {"nan", "inf", "infinity", "oo"}:
-        raise InvalidParameterError(f"{name} must be a finite real number. Got {text!r}")
+        raise InvalidParameterError(f"{name} must be a finite real number. Got {_brief(text)}")
     if not text or not _EXPRESSION_CHARS.match(text):
         raise InvalidParameterError(
-            f"{name} must be a number, a fraction such as 3/2, or an expression such as log(3). Got {text!r}"
+            f"{name} must be a number, a fraction such as 3/2, or an expression such as log(3). Got {_brief(text)}"
         )
     unknown = sorted(set(_NAME.findall(text)) - set(_ALLOWED_NAMES))
     if unknown:
         raise InvalidParameterError(
-            f"{name} may use only {', '.join(sorted(_ALLOWED_NAMES))} as names. Got {', '.join(unknown)} in {text!r}"
+            f"{name} may use only {', '.join(sorted(_ALLOWED_NAMES))} as names. Got {_brief(', '.join(unknown))} in {_brief(text)}"
         )
     too_big = (f"{name} is too large or too small to compute with exactly (rational parts must lie within "
-               f"10^-{_MAX_DIGITS}..10^{_MAX_DIGITS}). Got {text!r}")
+               f"10^-{_MAX_DIGITS}..10^{_MAX_DIGITS}). Got {_brief(text)}")
     if re.search(r"\d{%d,}" % (_MAX_DIGITS + 1), text) or any(
             len(e.lstrip("+-")) > 5 or abs(int(e)) > _MAX_DIGITS for e in re.findall(r"[0-9.][eE]([+-]?\d+)", text)):
         raise InvalidParameterError(too_big)
     if re.fullmatch(r"[+-]?\d+(\.\d*)?([eE][+-]?\d+)?|[+-]?\.\d+([eE][+-]?\d+)?", text):
         return sympy.Rational(Fraction(text))
+    if len(text) > _MAX_EXPRESSION_CHARS:
+        raise InvalidParameterError(f"{name} must be a number, or an expression of at most {_MAX_EXPRESSION_CHARS} "
+                                    f"characters. Got {_brief(text)}")
     try:
         # rationalize: every decimal literal becomes the exact Rational it denotes (1 - 1e-12 is not 1)
         options = {"local_dict": dict(_ALLOWED_NAMES),
@@ -93,13 +119,25 @@ def _parse_string(name: str, text: str) -> sympy.Expr:
                 if _decimal_size(node) > (_MAX_TRANSCENDENTAL_DIGITS if closed_form else _MAX_DIGITS):
                     raise InvalidParameterError(too_big)
         value = sympy.parse_expr(text.replace("^", "**"), evaluate=True, **options)
-    except (SyntaxError, TypeError, ValueError, ZeroDivisionError, sympy.SympifyError, TokenError) as error:
+    except (SyntaxError, TypeError, ValueError, ZeroDivisionError, sympy.SympifyError, TokenError, RecursionError,
+            MemoryError) as error:
         if isinstance(error, InvalidParameterError):
             raise
-        raise InvalidParameterError(f"{name} could not be parsed as an exact number. Got {text!r}") from error
-    return sympy.nsimplify(value, rational=True) if value.has(sympy.Float) else value
+        raise InvalidParameterError(f"{name} could not be parsed as an exact number. Got {_brief(text)}") from error
+    return _decimal_floats(value)
 
 
+def _decimal_floats(expr: sympy.Basic) -> sympy.Basic:
+    """``expr`` with every sympy Float replaced by the decimal it prints as (``1.00000000000000e-32`` is 10^-32).
+
+    Exact, unlike ``sympy.nsimplify``, which approximates (it reads 10^-32 as 0 inside an expression and a
+    Float as its binary value).
+    """
+    return expr.xreplace({f: sympy.Rational(str(f)) for f in expr.atoms(sympy.Float)})
+
+
+_MAX_EXPRESSION_CHARS = 1000
+"""The longest expression (as opposed to a plain decimal number) that is parsed."""
 _MAX_DIGITS = 4000
 """Parsed rational numbers must lie within 10^-4000 .. 10^4000 in absolute value (or be 0)."""
 _MAX_TRANSCENDENTAL_DIGITS = 10**6
@@ -121,26 +159,26 @@ def to_exact(name: str, value: object) -> sympy.Expr:
     what dpcert computes with.
     """
     if isinstance(value, bool):
-        raise InvalidParameterError(f"{name} must be a number. Got {value!r}")
+        raise InvalidParameterError(f"{name} must be a number. Got {_brief(value)}")
     if isinstance(value, sympy.Basic):
         # a sympy Float is read as the decimal it prints as, like a Python float: values stay exact
-        expr = sympy.nsimplify(value, rational=True) if value.has(sympy.Float) else value
+        expr = _decimal_floats(value)
     elif isinstance(value, Integral):
         expr = sympy.Integer(int(value))
     elif isinstance(value, Fraction):
         expr = sympy.Rational(value.numerator, value.denominator)
     elif isinstance(value, float):
         if not math.isfinite(value):
-            raise InvalidParameterError(f"{name} must be finite. Got {value!r}")
+            raise InvalidParameterError(f"{name} must be finite. Got {_brief(value)}")
         expr = sympy.Rational(Fraction(repr(float(value))))  # float(): numpy's repr is np.float64(...)
     elif isinstance(value, str):
         expr = _parse_string(name, value)
     else:
-        raise InvalidParameterError(f"{name} must be a number. Got {type(value).__name__} {value!r}")
+        raise InvalidParameterError(f"{name} must be a number. Got {type(value).__name__} {_brief(value)}")
     if not isinstance(expr, sympy.Expr) or expr.free_symbols:
-        raise InvalidParameterError(f"{name} must be a closed-form real number. Got {value!r}")
+        raise InvalidParameterError(f"{name} must be a closed-form real number. Got {_brief(value)}")
     if expr.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) or expr.is_real is False or expr.is_finite is False:
-        raise InvalidParameterError(f"{name} must be a finite real number. Got {value!r}")
+        raise InvalidParameterError(f"{name} must be a finite real number. Got {_brief(value)}")
     return expr
 
 
@@ -184,7 +222,7 @@ def require_real(name: str, value: object, *, low: object | None = None, high: o
             continue
         sign = decided_sign(name, side * (expr - to_exact("bound", bound)))
         if sign < 0 or (sign == 0 and is_open):
-            raise InvalidParameterError(f"{name} must be in {allowed}. Got {expr}")
+            raise InvalidParameterError(f"{name} must be in {allowed}. Got {_brief(expr)}")
     return expr
 
 
@@ -194,10 +232,25 @@ def require_positive(name: str, value: object, *, at_least: object | None = None
     if at_least is None and at_most is None:
         expr = to_exact(name, value)
         if decided_sign(name, expr) <= 0:
-            raise InvalidParameterError(f"{name} must be > 0. Got {expr}")
+            raise InvalidParameterError(f"{name} must be > 0. Got {_brief(expr)}")
         return expr
     low = 0 if at_least is None else at_least
     return require_real(name, value, low=low, high=at_most, low_open=at_least is None)
+
+
+EPS_RANGE = (sympy.Rational(1, 10**300), sympy.Integer(10**4))
+"""The privacy parameters dpcert answers for: eps (and alpha0, a claimed eps) in [10^-300, 10^4].
+
+Below 10^-300, telling e^eps from 1 takes more than the 500 digits :func:`exact_sign` evaluates with
+(and more than :func:`mechanisms.exact_arithmetic.certified_float` may use to place log probabilities);
+above 10^4, probabilities reach e^-10^4 and the symbolic checker's closed forms in e^eps take minutes
+(unary encoding at eps = 10^6: 8 s, 10^100: hours). Both ends are far outside any meaningful privacy level.
+"""
+
+
+def require_eps(name: str, value: object) -> sympy.Expr:
+    """``value`` as an exact privacy parameter in :data:`EPS_RANGE`, e.g. ``eps must be in [10^-300, 10000]``."""
+    return require_positive(name, value, at_least=EPS_RANGE[0], at_most=EPS_RANGE[1])
 
 
 def require_unit_interval(name: str, value: object, *, closed_right: bool = False) -> sympy.Expr:
@@ -206,7 +259,7 @@ def require_unit_interval(name: str, value: object, *, closed_right: bool = Fals
     upper = decided_sign(name, expr - 1)
     if decided_sign(name, expr) < 0 or upper > 0 or (upper == 0 and not closed_right):
         interval = "[0, 1]" if closed_right else "[0, 1)"
-        raise InvalidParameterError(f"{name} must be in {interval}. Got {expr}")
+        raise InvalidParameterError(f"{name} must be in {interval}. Got {_brief(expr)}")
     return expr
 
 
@@ -222,17 +275,17 @@ def require_int(name: str, value: object, *, minimum: int | None = None, maximum
     high = "inf" if maximum is None else str(maximum)
     allowed = f"{name} must be an integer" + ("" if minimum is None and maximum is None else f" in [{low}, {high}]")
     if isinstance(value, bool):
-        raise InvalidParameterError(f"{allowed}. Got {value!r}")
+        raise InvalidParameterError(f"{allowed}. Got {_brief(value)}")
     if isinstance(value, Integral):
         number = int(value)
     else:
         try:
             exact = to_exact(name, value)
         except InvalidParameterError:
-            raise InvalidParameterError(f"{allowed}. Got {value!r}") from None
+            raise InvalidParameterError(f"{allowed}. Got {_brief(value)}") from None
         if not exact.is_Integer:
-            raise InvalidParameterError(f"{allowed}. Got {value!r}")
+            raise InvalidParameterError(f"{allowed}. Got {_brief(value)}")
         number = int(exact)
     if minimum is not None and number < minimum or maximum is not None and number > maximum:
-        raise InvalidParameterError(f"{allowed}. Got {number}")
+        raise InvalidParameterError(f"{allowed}. Got {_brief(number)}")
     return number

@@ -17,17 +17,18 @@ from __future__ import annotations
 
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 import sympy
 
 from mechanisms.base import FiniteMechanism
+from mechanisms.exact_arithmetic import UndecidedSignError, certified_float
 from mechanisms.neighbours import AllPairs, Metric, NeighbourRelation, WithinDistance
 from mechanisms.parameters import InvalidParameterError, cancel_exponentials
 from proofs.certificate import Certificate, Verdict, Witness
-from proofs.channel import FILTER_TOLERANCE, ExactChannel, exact_compare
+from proofs.channel import FILTER_TOLERANCE, ExactChannel, ValueArithmetic, exact_compare
 from proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
 from proofs.rounding import decimal_string
 
@@ -39,9 +40,13 @@ __all__ = [
     "tightest_epsilon",
     "hockey_stick_delta",
     "check_finite",
+    "MAX_PAIR_CELLS",
 ]
 
 _CHUNK = 1 << 22  # float cells per vectorised block
+
+MAX_PAIR_CELLS = 20_000_000
+"""The most (ordered neighbour pair, output) cells the (eps, delta) check scores: a few seconds of numpy."""
 
 
 @dataclass(frozen=True)
@@ -82,11 +87,16 @@ def _ordered_pairs(channel: ExactChannel, relation: NeighbourRelation) -> tuple[
 
 def _distances(channel: ExactChannel, metric: Metric, a: np.ndarray, b: np.ndarray) -> tuple[list[sympy.Expr], np.ndarray]:
     exact = [metric.exact_distance(channel.inputs[i], channel.inputs[k]) for i, k in zip(a.tolist(), b.tolist())]
+    shadow = []
     for (i, k), d in zip(zip(a.tolist(), b.tolist()), exact):
         if not d > 0:
             raise InvalidParameterError(
                 f"distance must be > 0 between different inputs. Got d({channel.inputs[i]!r}, {channel.inputs[k]!r}) = {d}")
-    return exact, np.array([float(d) for d in exact])
+        shadow.append(certified_float(d))
+        if not 1e-300 <= shadow[-1] <= 1e300:  # the float filter divides by it
+            raise InvalidParameterError(f"distance must be in [10^-300, 10^300] between different inputs. "
+                                        f"Got d({channel.inputs[i]!r}, {channel.inputs[k]!r}) = {d}")
+    return exact, np.array(shadow)
 
 
 def _exact_log_ratio(p: sympy.Expr, q: sympy.Expr, d: sympy.Expr) -> sympy.Expr:
@@ -155,9 +165,11 @@ def max_log_ratio(channel: ExactChannel, relation: NeighbourRelation) -> RatioSe
                                  None if float_d is None else float_d[start:start + step])
         blocks.append((start, block))
         best = max(best, float(block.max()))
-    tol = FILTER_TOLERANCE * max(1.0, abs(best)) if math.isfinite(best) else 0.0
     rows, cols = [], []
     for start, block in blocks:
+        # per unit distance, a log ratio's error is divided by the distance
+        tol = (channel.tolerance(best) if float_d is None
+               else channel.tolerance(best, distance=float_d[start:start + len(block)])[:, None])
         r, j = np.nonzero(block >= best - tol)
         rows.append(r + start)
         cols.append(j)
@@ -184,7 +196,7 @@ def _max_log_ratio_all_pairs(channel: ExactChannel, logs: np.ndarray) -> RatioSe
         gap = top - bottom
     gap[np.isnan(gap)] = -math.inf
     best = float(gap.max())
-    tol = FILTER_TOLERANCE * max(1.0, abs(best))
+    tol = channel.tolerance(best)
     places = []
     for j in np.nonzero(gap >= best - tol)[0]:
         column = logs[:, j]
@@ -194,8 +206,9 @@ def _max_log_ratio_all_pairs(channel: ExactChannel, logs: np.ndarray) -> RatioSe
         keep = hi != lo
         places.append(np.stack([hi[keep], lo[keep], np.full(int(keep.sum()), j)], axis=1))
     found = np.concatenate(places) if places else np.zeros((0, 3), dtype=np.int64)
-    if not found.size:  # every column constant: every ratio is 1
-        return RatioSearch(sympy.Integer(0), 0, 1, 0, channel.probability(0, 0), channel.probability(1, 0), sympy.Integer(1))
+    if not found.size:  # every column constant: every ratio is 1, attained at any output with P > 0
+        j = int(np.nonzero(channel.ids[0])[0][0])
+        return RatioSearch(sympy.Integer(0), 0, 1, j, channel.probability(0, j), channel.probability(1, j), sympy.Integer(1))
     keys, where = _unique_candidates(channel, found[:, 0], found[:, 1], found[:, 2], np.zeros(len(found), dtype=np.int64))
     return _best(channel, keys, where, [sympy.Integer(1)])
 
@@ -223,28 +236,28 @@ def _pair_blocks(channel: ExactChannel, relation: NeighbourRelation) -> Iterator
 def max_hockey_stick(channel: ExactChannel, relation: NeighbourRelation, eps: sympy.Expr) -> HockeyStickSearch:
     """The exact delta(eps) = max over ordered neighbours of sum_y max(P(y|x) - e^eps P(y|x'), 0).
 
-    Floats pick the pairs within tolerance of the largest divergence; a pair's exact divergence
-    depends only on the multiset of (P(y|x), P(y|x')) value pairs over its columns, so each distinct
-    multiset is evaluated exactly once.
+    Floats pick the pairs within tolerance of the largest divergence (computed in the log domain, so
+    e^eps beyond the float range is no obstacle); a pair's exact divergence depends only on the
+    multiset of (P(y|x), P(y|x')) value pairs over its columns, so each distinct multiset is evaluated
+    once, as an exact linear combination of the channel's values (:class:`ValueArithmetic`).
     """
     t = sympy.exp(eps)
-    t_float = float(t.evalf(30))
+    eps_float = certified_float(eps)
     logs = channel.log_matrix()
-    probabilities = np.exp(logs)
+    tol = _hockey_tolerance(channel, eps_float)
     scored: list[tuple[float, int, int]] = []
     best = -math.inf
     for a, b in _pair_blocks(channel, relation):
-        excess = np.maximum(probabilities[a] - t_float * probabilities[b], 0.0).sum(axis=1)
+        excess = _excess(logs, a, b, eps_float)
         top = float(excess.max())
-        tol = _hockey_tolerance(channel, max(best, top))
         if top >= best - tol:
             keep = np.nonzero(excess >= max(best, top) - tol)[0]
             scored.extend((float(excess[r]), int(a[r]), int(b[r])) for r in keep)
             best = max(best, top)
-    tol = _hockey_tolerance(channel, best)
+    arithmetic = ValueArithmetic(channel.values, t)
     width = len(channel.values)
     exceeds: dict[int, bool] = {}  # value-pair code -> values[a] > t values[b], decided once
-    result: HockeyStickSearch | None = None
+    winner: tuple[int, int, tuple[int, ...], dict[int, int], dict[int, int]] | None = None
     seen: set[tuple[bytes, bytes]] = set()
     for value, i, k in scored:
         if value < best - tol:
@@ -255,21 +268,52 @@ def max_hockey_stick(channel: ExactChannel, relation: NeighbourRelation, eps: sy
         if key in seen:
             continue
         seen.add(key)
-        positive = [c for c in distinct.tolist() if _exceeds_scaled(channel, c, width, t, t_float, exceeds)]
+        positive = [c for c in distinct.tolist() if _exceeds_scaled(channel, c, width, arithmetic, eps_float, exceeds)]
         event = tuple(np.nonzero(np.isin(codes, positive))[0].tolist())
-        p, q = channel.event_probability(i, event), channel.event_probability(k, event)
-        delta = sympy.Integer(0) if not event else p - t * q
-        if result is None or exact_compare(delta, result.delta) > 0:
-            result = HockeyStickSearch(delta, i, k, event, p, q)
-    assert result is not None
-    return result
+        p_counts, q_counts = _event_counts(channel, i, event), _event_counts(channel, k, event)
+        if winner is None or _difference_sign(arithmetic, (p_counts, q_counts), winner[3:]) > 0:
+            winner = (i, k, event, p_counts, q_counts)
+    assert winner is not None
+    i, k, event = winner[:3]
+    p, q = channel.event_probability(i, event), channel.event_probability(k, event)
+    return HockeyStickSearch(sympy.Integer(0) if not event else p - t * q, i, k, event, p, q)
 
 
-def _hockey_tolerance(channel: ExactChannel, scale: float) -> float:
-    return FILTER_TOLERANCE * max(1.0, abs(scale) if math.isfinite(scale) else 1.0) + 1e-15 * len(channel.outputs)
+def _excess(logs: np.ndarray, a: np.ndarray, b: np.ndarray, eps_float: float) -> np.ndarray:
+    """sum_y max(P(y|a) - e^eps P(y|b), 0) per pair, as sum_y P(y|a) max(1 - exp(eps + log P(y|b) - log P(y|a)), 0)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        factor = np.maximum(-np.expm1(logs[b] - logs[a] + eps_float), 0.0)  # 1 where P(y|b) = 0
+        terms = np.exp(logs[a]) * factor
+    terms[np.isnan(terms)] = 0.0  # P(y|a) = P(y|b) = 0
+    return terms.sum(axis=1)
 
 
-def _exceeds_scaled(channel: ExactChannel, code: int, width: int, t: sympy.Expr, t_float: float,
+def _hockey_tolerance(channel: ExactChannel, eps_float: float) -> float:
+    """Absolute margin for the float divergences (each at most 1).
+
+    A term P(y|a) max(1 - exp(g), 0) with g = eps + log P(y|b) - log P(y|a) carries a relative error of at
+    most the error of g (the log errors and eps's rounding) plus exp's; the terms of a pair sum to at most 1.
+    """
+    return (FILTER_TOLERANCE + 2 * channel.log_difference_error + 1e-15 * abs(eps_float)
+            + 1e-15 * len(channel.outputs))
+
+
+def _event_counts(channel: ExactChannel, row: int, event: Sequence[int]) -> dict[int, int]:
+    """How often each distinct value occurs in ``row`` over the event's columns (zero omitted)."""
+    found, counts = np.unique(channel.ids[row, list(event)], return_counts=True)
+    return {int(v): int(c) for v, c in zip(found, counts) if v != 0}
+
+
+def _difference_sign(arithmetic: ValueArithmetic, first: tuple[dict[int, int], dict[int, int]],
+                     second: tuple[dict[int, int], dict[int, int]]) -> int:
+    """sign((P1 - t Q1) - (P2 - t Q2)) for events given by their value counts (P, Q)."""
+    (p1, q1), (p2, q2) = first, second
+    plain = {v: p1.get(v, 0) - p2.get(v, 0) for v in {*p1, *p2}}
+    scaled = {v: q2.get(v, 0) - q1.get(v, 0) for v in {*q1, *q2}}
+    return arithmetic.sign(plain, scaled)
+
+
+def _exceeds_scaled(channel: ExactChannel, code: int, width: int, arithmetic: ValueArithmetic, eps_float: float,
                     cache: dict[int, bool]) -> bool:
     """values[a] > t * values[b] for code = a * width + b: by the float margin when clear, else exactly."""
     if code not in cache:
@@ -279,12 +323,42 @@ def _exceeds_scaled(channel: ExactChannel, code: int, width: int, t: sympy.Expr,
         elif b == 0:
             cache[code] = True
         else:
-            margin = channel.logs[a] - channel.logs[b] - math.log(t_float)
-            if abs(margin) > FILTER_TOLERANCE * 10:
+            margin = channel.logs[a] - channel.logs[b] - eps_float
+            if abs(margin) > channel.tolerance(eps_float):
                 cache[code] = margin > 0
             else:
-                cache[code] = exact_compare(channel.values[a], t * channel.values[b]) > 0
+                cache[code] = arithmetic.sign({a: 1}, {b: -1}) > 0
     return cache[code]
+
+
+def _delta_sign(channel: ExactChannel, search: HockeyStickSearch, eps: sympy.Expr, delta: sympy.Expr) -> int:
+    """The exact sign of search.delta - delta, as a linear combination of the channel's values."""
+    if not search.event:
+        return -exact_compare(delta, sympy.Integer(0))
+    counts = (_event_counts(channel, search.i, search.event), _event_counts(channel, search.i_prime, search.event))
+    p, q = counts
+    return ValueArithmetic(channel.values, sympy.exp(eps)).sign(p, {v: -c for v, c in q.items()}, -delta)
+
+
+def _require_pair_budget(mechanism: FiniteMechanism, channel: ExactChannel, relation: NeighbourRelation) -> None:
+    """The (eps, delta) check scores every ordered neighbour pair over every output in floats: cap the work."""
+    n = len(channel.inputs)
+    pairs = n * (n - 1) if isinstance(relation, AllPairs) else len(_ordered_pairs(channel, relation)[0])
+    cells = pairs * len(channel.outputs)
+    if cells > MAX_PAIR_CELLS:
+        raise _too_large(mechanism, f"the exact (eps, delta) check scores every ordered neighbour pair over every "
+                                    f"output, at most {MAX_PAIR_CELLS} (pair, output) cells. Got {pairs} pairs x "
+                                    f"{len(channel.outputs)} outputs")
+
+
+def _too_large(mechanism: FiniteMechanism, detail: str) -> InvalidParameterError:
+    """A size error naming the mechanism's size parameters, and the symbolic checker where it applies."""
+    from proofs.symbolic.finite_families import finite_events
+
+    names = ", ".join(mechanism.size_parameters) or "the mechanism's size"
+    hint = ("; the symbolic checker (--symbolic) decides it at any size" if finite_events(mechanism) is not None
+            else "")
+    return InvalidParameterError(f"{names} too large for the exact checker of {mechanism.describe()}: {detail}{hint}")
 
 
 def tightest_epsilon(mechanism: FiniteMechanism, *, relation: NeighbourRelation | None = None) -> Certificate:
@@ -292,6 +366,8 @@ def tightest_epsilon(mechanism: FiniteMechanism, *, relation: NeighbourRelation 
 
     With ``relation`` a :class:`Metric` the result is the tightest metric-DP eps. If no finite eps holds
     (a zero meets a positive probability) the certificate is REFUTED for every eps, with the witness.
+    Its ``recheck()`` confirms both sides of "tightest": every ratio is at most exp(eps d), and the
+    attaining pair and output reach it.
     """
     channel = ExactChannel.from_mechanism(mechanism)
     relation = mechanism.neighbours if relation is None else relation
@@ -302,17 +378,16 @@ def tightest_epsilon(mechanism: FiniteMechanism, *, relation: NeighbourRelation 
                         "no finite eps: an output has probability 0 on one neighbour and > 0 on the other")
     shown = max(search.epsilon, sympy.Rational(1, 10**30)) if search.epsilon == 0 else search.epsilon
     guarantee = MetricDP(shown) if isinstance(relation, Metric) else PureDP(shown)
-    return Certificate(mechanism, guarantee, Verdict.PROVED, "exact",
-                       f"tightest eps = {search.epsilon} (~{decimal_string(search.epsilon)}) over {relation.description}, "
-                       f"attained at x={channel.inputs[search.i]!r}, x'={channel.inputs[search.i_prime]!r}, "
-                       f"y={channel.outputs[search.j]!r}",
-                       epsilon=search.epsilon, replay=_replay_bound(relation))
+    return _proved_ratio(mechanism, guarantee, relation, channel, search,
+                         f"tightest eps = {search.epsilon} (~{decimal_string(search.epsilon)}) over {relation.description}")
 
 
 def hockey_stick_delta(mechanism: FiniteMechanism, eps: object) -> sympy.Expr:
     """The exact smallest delta for which ``mechanism`` is (eps, delta)-DP."""
     guarantee = ApproxDP(eps, 0)
-    return max_hockey_stick(ExactChannel.from_mechanism(mechanism), mechanism.neighbours, guarantee.eps).delta
+    channel = ExactChannel.from_mechanism(mechanism)
+    _require_pair_budget(mechanism, channel, mechanism.neighbours)
+    return max_hockey_stick(channel, mechanism.neighbours, guarantee.eps).delta
 
 
 def check_finite(mechanism: FiniteMechanism, guarantee: Guarantee, *, relation: NeighbourRelation | None = None) -> Certificate:
@@ -326,6 +401,10 @@ def check_finite(mechanism: FiniteMechanism, guarantee: Guarantee, *, relation: 
     Returns:
         PROVED with the exact tightest eps (or delta), or REFUTED with a witness whose exact
         probabilities violate the guarantee.
+
+    Raises:
+        InvalidParameterError: the mechanism is too large for the exact checker (the message names its
+            size parameters and the limit), or the relation does not fit the guarantee.
     """
     relation = mechanism.neighbours if relation is None else relation
     if isinstance(guarantee, MetricDP) and not isinstance(relation, Metric):
@@ -335,25 +414,34 @@ def check_finite(mechanism: FiniteMechanism, guarantee: Guarantee, *, relation: 
         raise InvalidParameterError(f"relation: a Metric is only for MetricDP claims. Got {type(guarantee).__name__}")
     channel = ExactChannel.from_mechanism(mechanism)
     if isinstance(guarantee, ApproxDP):
+        _require_pair_budget(mechanism, channel, relation)
         search = max_hockey_stick(channel, relation, guarantee.eps)
         witness = Witness(channel.inputs[search.i], channel.inputs[search.i_prime],
                           frozenset(channel.outputs[j] for j in search.event), search.p, search.p_prime)
-        if exact_compare(search.delta, guarantee.delta) <= 0:
+        if _delta_sign(channel, search, guarantee.eps, guarantee.delta) <= 0:
             return Certificate(mechanism, guarantee, Verdict.PROVED, "exact",
                                f"delta({guarantee.eps}) = {search.delta} (~{decimal_string(search.delta)}) "
                                f"<= {guarantee.delta} over {relation.description}",
-                               delta=search.delta, replay=_replay_bound(relation))
+                               delta=search.delta, replay=_replay_delta(relation))
         return Certificate(mechanism, guarantee, Verdict.REFUTED, "exact",
                            f"event of {len(search.event)} outputs has P(S|x) - e^eps P(S|x') = {search.delta} "
                            f"(~{decimal_string(search.delta)}) > delta = {guarantee.delta}",
                            delta=search.delta, witness=witness, replay=_replay_witness(relation))
     search = max_log_ratio(channel, relation)
     if search.epsilon != sympy.oo and exact_compare(search.epsilon, guarantee.eps) <= 0:
-        return Certificate(mechanism, guarantee, Verdict.PROVED, "exact",
-                           f"tightest eps = {search.epsilon} (~{decimal_string(search.epsilon)}) <= {guarantee.eps} "
-                           f"over {relation.description}", epsilon=search.epsilon, replay=_replay_bound(relation))
+        return _proved_ratio(mechanism, guarantee, relation, channel, search,
+                             f"tightest eps = {search.epsilon} (~{decimal_string(search.epsilon)}) <= {guarantee.eps} "
+                             f"over {relation.description}")
     return _refuted(mechanism, guarantee, relation, channel, search,
                     f"tightest eps = {search.epsilon} (~{decimal_string(search.epsilon)}) > {guarantee.eps}")
+
+
+def _proved_ratio(mechanism: FiniteMechanism, guarantee: Guarantee, relation: NeighbourRelation,
+                  channel: ExactChannel, search: RatioSearch, evidence: str) -> Certificate:
+    place = (channel.inputs[search.i], channel.inputs[search.i_prime], channel.outputs[search.j])
+    return Certificate(mechanism, guarantee, Verdict.PROVED, "exact",
+                       f"{evidence}, attained at x={place[0]!r}, x'={place[1]!r}, y={place[2]!r}",
+                       epsilon=search.epsilon, replay=_replay_bound(relation, place))
 
 
 def _refuted(mechanism: FiniteMechanism, guarantee: Guarantee, relation: NeighbourRelation, channel: ExactChannel,
@@ -364,11 +452,24 @@ def _refuted(mechanism: FiniteMechanism, guarantee: Guarantee, relation: Neighbo
                        witness=witness, replay=_replay_witness(relation))
 
 
-def _allowed_ratio(guarantee: Guarantee, relation: NeighbourRelation, x: object, x_prime: object) -> sympy.Expr:
-    if isinstance(guarantee, MetricDP):
-        assert isinstance(relation, Metric)
-        return sympy.exp(guarantee.eps * relation.exact_distance(x, x_prime))
-    return sympy.exp(guarantee.eps)
+def _distance(relation: NeighbourRelation, x: object, x_prime: object) -> sympy.Expr:
+    return relation.exact_distance(x, x_prime) if isinstance(relation, Metric) else sympy.Integer(1)
+
+
+def _scaled_exceeds(p: sympy.Expr, q: sympy.Expr, exponent: sympy.Expr, slack: sympy.Expr) -> int:
+    """The exact sign of p - exp(exponent) q - slack, for probabilities p, q >= 0.
+
+    Decided from a certified evaluation of log p - log q - exponent when the slack is 0 and the sign is
+    clear (exp(exponent) is never formed: exp(10^5 log 3) would be a 47,000-digit integer), else exactly.
+    """
+    if slack == 0 and q != 0 and p != 0:
+        try:
+            gap = certified_float(sympy.log(p) - sympy.log(q) - exponent)
+        except UndecidedSignError:
+            gap = 0.0
+        if gap != 0.0:
+            return 1 if gap > 0 else -1
+    return exact_compare(p, sympy.exp(exponent) * q + slack)
 
 
 def _replay_witness(relation: NeighbourRelation):
@@ -386,24 +487,40 @@ def _replay_witness(relation: NeighbourRelation):
         if exact_compare(p, w.p) != 0 or exact_compare(q, w.p_prime) != 0:
             return False
         g = certificate.guarantee
-        slack = g.delta if isinstance(g, ApproxDP) else 0
-        return exact_compare(p, _allowed_ratio(g, relation, w.x, w.x_prime) * q + slack) > 0
+        slack = g.delta if isinstance(g, ApproxDP) else sympy.Integer(0)
+        return _scaled_exceeds(p, q, g.eps * _distance(relation, w.x, w.x_prime), slack) > 0
 
     return replay
 
 
-def _replay_bound(relation: NeighbourRelation):
-    """Confirm the certified eps (or delta) at every neighbouring pair: a verification, not a search."""
+def _replay_bound(relation: NeighbourRelation, place: tuple[object, object, object]):
+    """Confirm the certified eps at every neighbouring pair (a verification, not a search), that the
+    pair and output ``place`` attain it, and that it is at most the claimed eps."""
 
     def replay(certificate: Certificate) -> bool:
-        mechanism = certificate.mechanism
-        assert isinstance(mechanism, FiniteMechanism)
+        mechanism, g, eps = certificate.mechanism, certificate.guarantee, certificate.epsilon
+        assert isinstance(mechanism, FiniteMechanism) and eps is not None
+        x, x_prime, y = place
+        p, q = mechanism.pmf(x).get(y, sympy.Integer(0)), mechanism.pmf(x_prime).get(y, sympy.Integer(0))
+        return (exact_compare(eps, g.eps) <= 0
+                and any(pair == (x, x_prime) for pair in relation.ordered_pairs(mechanism.inputs()))
+                and q != 0
+                and ValueArithmetic((p, q), sympy.exp(eps * _distance(relation, x, x_prime))).sign({0: 1}, {1: -1}) == 0
+                and _confirm_ratio(ExactChannel.from_mechanism(mechanism), relation, eps))
+
+    return replay
+
+
+def _replay_delta(relation: NeighbourRelation):
+    """Recompute delta(eps) over every neighbouring pair: it equals the certified delta, at most the claimed one."""
+
+    def replay(certificate: Certificate) -> bool:
+        mechanism, g = certificate.mechanism, certificate.guarantee
+        assert isinstance(mechanism, FiniteMechanism) and isinstance(g, ApproxDP)
         channel = ExactChannel.from_mechanism(mechanism)
-        g = certificate.guarantee
-        if isinstance(g, ApproxDP):
-            return _confirm_delta(channel, relation, g)
-        bound = certificate.epsilon if certificate.epsilon is not None else g.eps
-        return _confirm_ratio(channel, relation, bound)
+        search = max_hockey_stick(channel, relation, g.eps)
+        return (_delta_sign(channel, search, g.eps, g.delta) <= 0
+                and exact_compare(search.delta, certificate.delta) == 0)
 
     return replay
 
@@ -411,7 +528,7 @@ def _replay_bound(relation: NeighbourRelation):
 def _confirm_ratio(channel: ExactChannel, relation: NeighbourRelation, eps: sympy.Expr) -> bool:
     """Every ratio over neighbours is <= exp(eps d): floats decide clear cases, exact arithmetic the rest."""
     logs = channel.log_matrix()
-    eps_float = float(eps.evalf(30))
+    eps_float = certified_float(eps)
     if isinstance(relation, AllPairs):
         top, bottom = _exact_extremes(channel, logs)
         blocks = [(top, bottom, np.arange(logs.shape[1]), None)]
@@ -420,8 +537,11 @@ def _confirm_ratio(channel: ExactChannel, relation: NeighbourRelation, eps: symp
         exact_d, float_d = (_distances(channel, relation, a_all, b_all) if isinstance(relation, Metric)
                             else (None, None))
         ratio = _log_ratio_block(logs, a_all, b_all, float_d)  # per unit distance for a metric
-        rows, cols = np.nonzero(ratio >= eps_float - FILTER_TOLERANCE * max(1.0, abs(eps_float)))
+        tol = (channel.tolerance(eps_float) if float_d is None
+               else channel.tolerance(eps_float, distance=float_d)[:, None])
+        rows, cols = np.nonzero(ratio >= eps_float - tol)
         blocks = [(a_all[rows], b_all[rows], cols, None if exact_d is None else [exact_d[r] for r in rows.tolist()])]
+    arithmetic: dict[sympy.Expr, ValueArithmetic] = {}  # one per distance: t = exp(eps d)
     for a, b, cols, distances in blocks:
         checked: set[tuple[int, int, object]] = set()
         for n, (i, k, j) in enumerate(zip(a.tolist(), b.tolist(), cols.tolist())):
@@ -430,7 +550,11 @@ def _confirm_ratio(channel: ExactChannel, relation: NeighbourRelation, eps: symp
             if p_id == 0 or p_id == q_id or (p_id, q_id, d) in checked:
                 continue
             checked.add((p_id, q_id, d))
-            if q_id == 0 or exact_compare(channel.values[p_id], sympy.exp(eps * d) * channel.values[q_id]) > 0:
+            if q_id == 0:
+                return False
+            if d not in arithmetic:
+                arithmetic[d] = ValueArithmetic(channel.values, sympy.exp(eps * d))
+            if arithmetic[d].sign({p_id: 1}, {q_id: -1}) > 0:
                 return False
     return True
 
@@ -445,8 +569,8 @@ def _exact_extremes(channel: ExactChannel, logs: np.ndarray) -> tuple[np.ndarray
     for j in range(logs.shape[1]):
         column = logs[:, j]
         high, low = column[top[j]], column[bottom[j]]
-        tol_high = FILTER_TOLERANCE * max(1.0, abs(high)) if math.isfinite(high) else 0.0
-        tol_low = FILTER_TOLERANCE * max(1.0, abs(low)) if math.isfinite(low) else 0.0
+        tol_high = channel.tolerance(high) if math.isfinite(high) else 0.0
+        tol_low = channel.tolerance(low) if math.isfinite(low) else 0.0
         for i in np.nonzero(column >= high - tol_high)[0].tolist():
             if _float_or_exact_greater(channel, int(channel.ids[i, j]), int(channel.ids[top[j], j])):
                 top[j] = i
@@ -461,11 +585,6 @@ def _float_or_exact_greater(channel: ExactChannel, u: int, v: int) -> bool:
     lu, lv = channel.logs[u], channel.logs[v]
     if math.isinf(lu) or math.isinf(lv):
         return lu > lv
-    if abs(lu - lv) > FILTER_TOLERANCE * max(1.0, abs(lu)):
+    if abs(lu - lv) > channel.tolerance(lu):
         return lu > lv
     return exact_compare(channel.values[u], channel.values[v]) > 0
-
-
-def _confirm_delta(channel: ExactChannel, relation: NeighbourRelation, guarantee: ApproxDP) -> bool:
-    search = max_hockey_stick(channel, relation, guarantee.eps)
-    return exact_compare(search.delta, guarantee.delta) <= 0

@@ -295,3 +295,51 @@ def test_float_input_is_read_as_its_shortest_decimal():
     assert to_exact("eps", 0.1) == R(1, 10)
     assert to_exact("eps", 1 / 3) == R(Fraction(repr(1 / 3)).numerator, Fraction(repr(1 / 3)).denominator)
     assert math.isclose(float(to_exact("eps", 1e-300)), 1e-300)
+
+
+def test_exact_max_keeps_a_value_a_plain_evaluation_gets_wrong():
+    # e^1000 (1 + e^-1000) - e^1000 is exactly 1; a plain 20-digit evalf returns about 1.6e296 (the
+    # cancellation needs 434 more digits), a certified one raises, so the value is compared exactly.
+    from mechanisms.exact_arithmetic import certified_float, exact_max
+
+    one = sympy.exp(1000) * (1 + sympy.exp(-1000)) - sympy.exp(1000)
+    assert abs(float(one.evalf(20))) > 1e200  # the plain evaluation this guards against
+    assert certified_float(one) == 1.0
+    assert exact_max([one, R(3, 2)]) == R(3, 2)
+    assert exact_max([one, R(1, 2)]) == one
+
+
+def test_sympy_floats_are_read_as_the_decimal_they_print():
+    # nsimplify read a sympy Float 1e-32 as its binary value, and inside expressions rounds tiny
+    # numbers to 0; the decimal the Float prints as is what the user wrote.
+    assert to_exact("eps", sympy.Float("1e-32")) == R(1, 10**32)
+    assert to_exact("eps", sympy.Float("1e-300")) == R(1, 10**300)
+    assert to_exact("eps", sympy.pi * sympy.Float("1e-40")) == sympy.pi / 10**40
+    assert to_exact("eps", sympy.Float("0.1")) == R(1, 10)
+
+
+def test_certified_float_is_right_where_a_plain_evaluation_is_not():
+    # log((1 - e^-eps) / (1 + e^-eps)) at eps = 10^-300 is log(eps / 2) = -691.4687 to 16 digits
+    # (Taylor: (1 - e^-eps)/(1 + e^-eps) = tanh(eps/2)); sympy's plain evalf(30) gives -352.8.
+    from mechanisms.exact_arithmetic import certified_float
+
+    eps = R(1, 10**300)
+    a = sympy.exp(-eps)
+    value = sympy.log((1 - a) / (1 + a))
+    with mpmath.workdps(50):
+        truth = mpmath.log(mpmath.mpf(10) ** -300 / 2)
+    assert abs(certified_float(value) - float(truth)) <= 2 * math.ulp(float(truth))
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("+".join(["1/1000"] * 5000), "at most 1000 characters"),   # was a RecursionError from Python's parser
+    ("(" * 400 + "1" + ")" * 400, "could not be parsed"),
+    ("1" + "0" * 3999, "eps must be in"),                         # a 4000-digit number: one short line
+])
+def test_long_values_give_one_short_line(text, fragment):
+    from mechanisms.parameters import require_eps
+
+    with pytest.raises(InvalidParameterError) as error:
+        require_eps("eps", text)
+    message = str(error.value)
+    assert fragment in message and "eps" in message and "\n" not in message and len(message) < 300

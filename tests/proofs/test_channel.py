@@ -131,3 +131,30 @@ def test_exact_compare_on_irrational_near_ties():
     assert exact_compare(t / (t + 2) * (t + 2), t) == 0
     assert exact_compare(sympy.log(3) + R(1, 10**45), sympy.log(3)) == 1
     assert exact_compare(sympy.exp(R(1, 10**40)), sympy.Integer(1)) == 1
+
+
+def test_float_log_is_certified_at_tiny_eps():
+    # The geometric mechanism's interior probability (1 - a)/(1 + a) a^d, a = e^-eps, at eps = 10^-300:
+    # log = log(tanh(eps/2)) - d eps = -691.4686750787737 (50-digit mpmath). A plain 30-digit evalf gave
+    # -352.8, so the float filter saw different logs for values that differ by 10^-300.
+    eps = R(1, 10**300)
+    a = sympy.exp(-eps)
+    with mpmath.workdps(60):
+        truth = float(mpmath.log(mpmath.tanh(mpmath.mpf(10) ** -300 / 2)))
+    for d in (0, 3):
+        got = float_log((1 - a) / (1 + a) * a**d)
+        assert abs(got - truth) <= 2 * math.ulp(truth) + 1e-18
+
+
+def test_a_probability_below_the_float_range_of_logs_is_rejected():
+    # exp(-exp(1000)) has log -e^1000, beyond float64: the filter cannot place it.
+    tiny = sympy.exp(-sympy.exp(1000))
+    with pytest.raises(InvalidParameterError, match="float filter"):
+        ExactChannel.from_matrix([[tiny, 1 - tiny], [R(1, 2), R(1, 2)]])
+
+
+def test_a_zero_in_another_form_is_zero():
+    # 1 - 1/2 - 1/2 written with exponentials: e/(1+e) + 1/(1+e) - 1 is exactly 0
+    zero = sympy.E / (1 + sympy.E) + 1 / (1 + sympy.E) - 1
+    channel = ExactChannel.from_matrix([[zero, 1], [R(1, 2), R(1, 2)]])
+    assert channel.probability(0, 0) == 0 and channel.log_matrix()[0, 0] == -math.inf
