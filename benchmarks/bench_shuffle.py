@@ -86,8 +86,9 @@ def main() -> None:
 
     for n in (10**6, 10**8):
         result, seconds = timed(fmt21_numeric, 1, n, delta)
+        low, high = result.enclosure
         report[f"dpcert_fmt21_numeric_n{n:.0e}"] = {
-            "lower": result.lower, "upper": result.upper, "gap": result.upper - result.lower,
+            "enclosure": [low, high], "upper": result.upper, "gap": high - low,
             "seconds": round(seconds, 3), "rigorous": True}
     if not args.skip_blocks:
         for step in (int(x) for x in args.block_steps.split(",")):

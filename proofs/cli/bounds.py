@@ -16,11 +16,11 @@ __all__ = ["bound_command", "calibrate_command"]
 
 def _results_table(title: str, results: Sequence) -> Table:
     table = Table(title=title)
-    for column in ("name", "value", "units", "valid", "source", "note"):
+    for column in ("name", "value", "bounds", "units", "valid", "source", "note"):
         table.add_column(column, overflow="fold")
     for r in results:
         valid = "[green]yes[/green]" if r.valid else "[red]no[/red]"
-        table.add_row(r.name, r.display(), r.units, valid, escape(r.source), escape(r.note))
+        table.add_row(r.name, r.display(), r.bounds, r.units, valid, escape(r.source), escape(r.note))
     return table
 
 
@@ -55,8 +55,10 @@ def bound_command(family: str, params: tuple[str, ...], method: str | None, as_j
     """Evaluate every bound of FAMILY: ldp-mutual-information, fano, maxsense-users, shuffle, composition,
     emd-discrete, group-privacy, p-rec, privact.
 
-    Each result carries its source (paper and theorem), the exact value, floats rounded outward
-    (upper, lower), its units, and whether the theorem's conditions hold at these inputs (valid).
+    Each result carries its source (paper and theorem), the exact value and its enclosure (floats rounded
+    outward), what the value bounds (upper, lower or exact, with respect to the true quantity), upper and
+    lower (certified bounds on the true quantity, only where they exist), its units, and whether the
+    theorem's conditions hold at these inputs (valid).
     """
     from accountant.catalog import BOUND_FAMILIES
 
