@@ -116,7 +116,8 @@ def _require_count(name: str, value: object, minimum: int, maximum: int) -> int:
         shown = repr(value)
         raise InvalidParameterError(f"{allowed}. Got {shown if len(shown) <= 40 else shown[:37] + '...'}") from None
     if not minimum <= number <= maximum:
-        shown = str(number) if abs(number) < 10**20 else f"about {'-' if number < 0 else ''}10^{len(str(abs(number))) - 1}"
+        sign = "-" if number < 0 else ""
+        shown = str(number) if abs(number) < 10**20 else f"about {sign}10^{len(str(abs(number))) - 1}"
         raise InvalidParameterError(f"{allowed}. Got {shown}")
     return number
 

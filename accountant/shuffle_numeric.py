@@ -282,20 +282,25 @@ def _window(n: int, clones: _Clones, budget: float) -> tuple[int, int, float, fl
     return c_lo, c_hi, low, high
 
 
-def clone_sum_limit(n: int, clones_or_eps0: object, delta: sympy.Expr, *, variant: str = "fmt21") -> str | None:
-    """None when the clone sum at (n, eps0, delta) is within the numerical range, else the reason.
+def clone_sum_limit(eps0: object, n: object, delta: object, *, variant: str = "fmt21") -> str | None:
+    """None when the clone sum at (eps0, n, delta) is within the numerical range, else the reason.
 
     The range: n <= :data:`NUMERIC_N_MAX` and at most :data:`MAX_CLONE_TERMS` values of C in the window.
     """
+    x = validate_shuffle_inputs(eps0, n, delta)
+    return _beyond_range(x.n, _clones(x.eps0, variant), x.delta)
+
+
+def _beyond_range(n: int, clones: _Clones, delta: sympy.Expr) -> str | None:
+    closed = f"{clones.variant}-closed"
     if n > NUMERIC_N_MAX:
         return (f"n = {n} is beyond {range_text(2, NUMERIC_N_MAX)}, where the clone sum is evaluated term by "
-                f"term in seconds; {variant}-closed bounds the same reduction in closed form")
-    clones = clones_or_eps0 if isinstance(clones_or_eps0, _Clones) else _clones(clones_or_eps0, variant)
+                f"term in seconds; {closed} bounds the same reduction in closed form")
     c_lo, c_hi, _, _ = _window(n, clones, _budget(delta))
     if c_hi - c_lo + 1 > MAX_CLONE_TERMS:
         return (f"the clone count C ~ Bin(n-1, p) has {c_hi - c_lo + 1} likely values here, more than the "
                 f"{MAX_CLONE_TERMS} summed one by one in seconds (about 20 sqrt(n p (1-p)) <= {MAX_CLONE_TERMS}: "
-                f"smaller n or a larger or smaller eps0); {variant}-closed bounds the same reduction")
+                f"smaller n or a larger or smaller eps0); {closed} bounds the same reduction")
     return None
 
 
@@ -474,7 +479,7 @@ def clone_delta(eps: object, eps0: object, n: object, *, variant: str = "fmt21",
         raise InvalidParameterError(f"eps must be >= 0. Got {eps}")
     x = validate_shuffle_inputs(eps0, n, sympy.Rational(1, 2))
     clones = _clones(x.eps0, variant)
-    reason = clone_sum_limit(x.n, clones, sympy.Rational(1, 2), variant=variant)
+    reason = _beyond_range(x.n, clones, sympy.Rational(1, 2))
     if reason:
         raise InvalidParameterError(f"n: {reason}")
     if exact_sign(eps - x.eps0) >= 0:
@@ -554,7 +559,7 @@ def clone_epsilon(eps0: object, n: object, delta: object, *, variant: str = "fmt
     """
     x = validate_shuffle_inputs(eps0, n, delta)
     clones = _clones(x.eps0, variant)
-    reason = clone_sum_limit(x.n, clones, x.delta, variant=variant)
+    reason = _beyond_range(x.n, clones, x.delta)
     if reason:
         raise InvalidParameterError(f"n: {reason}")
     return _certified_epsilon(x.n, clones, x.delta, relative_margin)
@@ -602,7 +607,7 @@ def _certified_epsilon(n: int, clones: _Clones, delta: sympy.Expr,
 
 def _numeric_row(name: str, variant: str, x, clone: str, extra_note: str = "") -> BoundResult:
     clones = _clones(x.eps0, variant)
-    reason = clone_sum_limit(x.n, clones, x.delta, variant=variant)
+    reason = _beyond_range(x.n, clones, x.delta)
     if reason:
         return invalid(name, reason)
     lower, upper, enclosure = _certified_epsilon(x.n, clones, x.delta, 1e-9)

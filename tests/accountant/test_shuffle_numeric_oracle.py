@@ -187,7 +187,8 @@ def test_clone_delta_encloses_the_plain_sum(eps0, n, share, variant):
     assert _m(enclosure.lower) - slack <= exact <= _m(enclosure.upper) + slack, (eps0, n, eps, variant)
 
 
-@pytest.mark.parametrize("compute, variant", [(fmt21_numeric, "fmt21"), (lambda e, n, d: fmt23_numeric(e, n, d, k=2), "fmt23")])
+@pytest.mark.parametrize("compute, variant", [(fmt21_numeric, "fmt21"),
+                                              (lambda e, n, d: fmt23_numeric(e, n, d, k=2), "fmt23")])
 def test_clone_numeric_rows_outside_their_range_say_so(compute, variant):
     """n = 10^12 (or 2 10^5 window terms) is beyond the clone sums' range: invalid, with the range and the
     closed form named, in milliseconds instead of a hang."""

@@ -24,7 +24,7 @@ from accountant.shuffle_closed_forms import (
     imola_theorem_4_4,
 )
 from accountant.shuffle_common import validate_shuffle_inputs
-from accountant.shuffle_numeric import clone_delta, fmt21_numeric, fmt23_numeric
+from accountant.shuffle_numeric import clone_delta, clone_sum_limit, fmt21_numeric, fmt23_numeric
 from mechanisms.parameters import InvalidParameterError
 
 OUTSIDE = [
@@ -98,6 +98,9 @@ def test_every_method_answers_at_the_corners_within_seconds(eps0, n, delta, k):
 
 
 def test_clone_sums_beyond_their_range_name_it():
-    """n = 10^30 with eps0 = 1: invalid with the clone sums' own range and the closed form to use."""
+    """n = 10^30 with eps0 = 1: invalid with the clone sums' own range and the closed form to use; within
+    the range clone_sum_limit says nothing."""
     result = fmt21_numeric(1, 10**30, "1e-6")
     assert not result.valid and "[2, 10^10]" in result.note and "fmt21-closed" in result.note
+    assert clone_sum_limit(1, 10**30, "1e-6") == result.note
+    assert clone_sum_limit(1, 10**6, "1e-6", variant="fmt23") is None

@@ -145,7 +145,8 @@ def imola_theorem_4_3_applies(alpha0: object, m: object, delta: object) -> bool:
         return mp(alpha0) < mpmath.log(mp(m) / (16 * mpmath.log(4 * mp(m) / mp(delta))))
 
 
-def imola_at_output_delta(alpha0: object, m: object, delta: object, l0: object, l1: object) -> tuple[mpmath.mpf, mpmath.mpf]:
+def imola_at_output_delta(alpha0: object, m: object, delta: object, l0: object,
+                          l1: object) -> tuple[mpmath.mpf, mpmath.mpf]:
     """(alpha*, ln delta_in*): the smallest Theorem 4.3 alpha whose output delta_in e^alpha is <= delta.
 
     alpha decreases as delta_in grows, so the best delta_in solves ln delta_in + alpha(delta_in) = ln delta;
