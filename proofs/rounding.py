@@ -8,18 +8,44 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 import sympy
 
-from mechanisms.parameters import exact_sign
+from mechanisms.parameters import UndecidedSignError, exact_sign
 
 __all__ = ["float_upper", "float_lower", "decimal_string"]
 
 
-def _nearest(value: sympy.Expr) -> float:
+def _candidates(value: sympy.Expr):
+    """Floats near ``value``: exact division for a rational, else evaluations at growing precision.
+
+    An evaluation is only a guess (sympy's ``evalf`` put log(1 + 10^-40) at 0, even with strict=True);
+    every candidate is proved against ``value`` by :func:`_outward` before it is returned.
+    """
     if value.is_Rational:
         try:
-            return value.p / value.q
+            yield value.p / value.q
         except OverflowError:  # |value| beyond the float range
-            return math.inf if value.p > 0 else -math.inf
-    return float(value.evalf(30))
+            yield math.inf if value.p > 0 else -math.inf
+        return
+    for digits in (30, 120, 500, 2000):
+        yield float(value.evalf(digits, maxn=4 * digits))
+
+
+def _on_side(candidate: float, value: sympy.Expr, side: int) -> bool:
+    """Whether ``candidate`` lies at or beyond ``value`` in the direction ``side`` (infinities decided as such)."""
+    if math.isinf(candidate):
+        return candidate * side > 0
+    return exact_sign(sympy.Rational(candidate) - value) * side >= 0
+
+
+def _outward(value: sympy.Expr, side: int) -> float:
+    """The float nearest ``value`` on its ``side`` (+1 at or above, -1 at or below), proved exactly."""
+    infinite = math.inf * side
+    for guess in _candidates(value):
+        if math.isinf(guess):  # a finite value beyond the range: inf, or the largest float towards it
+            return guess if guess == infinite else -side * sys.float_info.max
+        for candidate in (math.nextafter(guess, -infinite), guess, math.nextafter(guess, infinite)):
+            if _on_side(candidate, value, side) and not _on_side(math.nextafter(candidate, -infinite), value, side):
+                return candidate
+    raise UndecidedSignError(f"no float on the {'upper' if side > 0 else 'lower'} side of {value} was found")
 
 
 def float_upper(value: sympy.Expr) -> float:
@@ -27,12 +53,7 @@ def float_upper(value: sympy.Expr) -> float:
     value = sympy.sympify(value)
     if value == sympy.oo or value == -sympy.oo:
         return math.inf if value == sympy.oo else -math.inf
-    guess = _nearest(value)
-    if math.isinf(guess):  # a finite value beyond the range: the bound is inf, or -max above -inf
-        return guess if guess > 0 else -sys.float_info.max
-    if exact_sign(sympy.Rational(guess) - value) < 0:
-        guess = math.nextafter(guess, math.inf)
-    return guess
+    return _outward(value, 1)
 
 
 def float_lower(value: sympy.Expr) -> float:
@@ -40,12 +61,7 @@ def float_lower(value: sympy.Expr) -> float:
     value = sympy.sympify(value)
     if value == sympy.oo or value == -sympy.oo:
         return math.inf if value == sympy.oo else -math.inf
-    guess = _nearest(value)
-    if math.isinf(guess):
-        return guess if guess < 0 else sys.float_info.max
-    if exact_sign(sympy.Rational(guess) - value) > 0:
-        guess = math.nextafter(guess, -math.inf)
-    return guess
+    return _outward(value, -1)
 
 
 def decimal_string(value: sympy.Expr, digits: int = 12, *, upward: bool = True) -> str:
