@@ -22,15 +22,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import mpmath
 import sympy
-from mpmath import iv
+from mpmath.ctx_iv import MPIntervalContext
+from mpmath.ctx_mp import MPContext
 
 from accountant.bound_result import BoundResult
-from accountant.shuffle_intervals import iv_precision, iv_to_floats
 from proofs.rounding import float_lower, float_upper
 from mechanisms.exact_arithmetic import ExponentialField, cancel_exponentials
 from mechanisms.parameters import (
@@ -38,6 +41,7 @@ from mechanisms.parameters import (
     exact_sign,
     require_int,
     require_positive,
+    require_real,
     require_unit_interval,
     to_exact,
 )
@@ -63,22 +67,93 @@ SOURCES = {
              "hockey-stick divergence of the product distributions",
 }
 
+EPS_MIN = sympy.Rational(1, 10**300)
+EPS_MAX = sympy.Integer(10**6)
+"""Each mechanism's eps must lie in [EPS_MIN, EPS_MAX] = [10^-300, 10^6]. Above 10^6 nothing changes but
+the magnitude of e^eps (every bound is then about k eps or infinite); below 10^-300 the interval
+arithmetic of the optimal bound would need more than ~1100 bits per operation. Inside the range every
+method answers in seconds (tests/accountant/test_composition_oracle.py times the corners)."""
+OPTIMAL_K_MAX = 10**5
+"""The optimal (KOV) bound sums up to k/2 terms in interval arithmetic: k <= 10^5 takes at most a few
+seconds (measured: k = 10^5 takes 2-4 s, at eps = 10^-300 with 1100 bits too). basic and advanced answer
+any k (closed forms); above this k the optimal result says it was not computed."""
+
+MAX_CHANNELS = 32
+MAX_CHANNEL_INPUTS = 16
+MAX_PLD_ATOMS = 10_000
+"""Exact composition (:func:`compose_channels`) of at most 32 channels of at most 16 inputs, with at most
+10^4 distinct privacy losses per pair: its arithmetic is exact (rational functions of e^(1/q)), and 32
+binary randomized responses at an irrational e^eps take a few seconds (40 take up to 9 s, 100 minutes)."""
+
 COMPOSITION_PARAMETERS: tuple[tuple[str, str, object], ...] = (
-    ("eps", "each mechanism's eps > 0", None),
-    ("k", "number of composed mechanisms, an integer >= 1", None),
+    ("eps", "each mechanism's eps, in [10^-300, 10^6]", None),
+    ("k", f"number of composed mechanisms, an integer >= 1 (optimal: k <= {OPTIMAL_K_MAX})", None),
     ("delta", "target delta of the composition, in [0, 1)", None),
     ("delta0", "each mechanism's own delta, in [0, 1) (default 0: pure eps-DP)", 0),
 )
 """(name, help, default) of every :func:`composition_family` argument, for a command line."""
 
 
+def _eps(name: str, value: object) -> sympy.Expr:
+    """An eps of one composed mechanism, in its answerable range [EPS_MIN, EPS_MAX]."""
+    return require_positive(name, value, at_least=EPS_MIN, at_most=EPS_MAX)
+
+
 def _validate(eps: object, k: object, delta: object, delta0: object) -> tuple[sympy.Expr, int, sympy.Expr, sympy.Expr]:
-    return (require_positive("eps", eps), require_int("k", k, minimum=1), require_unit_interval("delta", delta),
+    """The answerable ranges of every composition function: eps in [EPS_MIN, EPS_MAX], k an integer >= 1
+    (any size: k eps and the advanced formula are closed forms; the optimal bound has its own limit,
+    OPTIMAL_K_MAX), delta and delta0 in [0, 1)."""
+    return (_eps("eps", eps), require_int("k", k, minimum=1), require_unit_interval("delta", delta),
             require_unit_interval("delta0", delta0))
 
 
 def _invalid(name: str, reason: str) -> BoundResult:
     return BoundResult(name, SOURCES[name], None, "eps", False, reason)
+
+
+# ---------------------------------------------------------------------------------------------
+# Interval arithmetic (private contexts: the global mpmath precision is never touched)
+# ---------------------------------------------------------------------------------------------
+
+def _context(bits: int) -> MPIntervalContext:
+    """A private mpmath interval context at ``bits`` of working precision (outward rounding)."""
+    ctx = MPIntervalContext()
+    ctx.prec = bits
+    return ctx
+
+
+def _ends(x) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The exact end points of an mpmath interval, as mpf numbers."""
+    a, b = x._mpi_
+    return mpmath.mp.make_mpf(a), mpmath.mp.make_mpf(b)
+
+
+def _interval(ctx: MPIntervalContext, value: sympy.Expr):
+    """An interval of ``ctx`` containing the exact real ``value`` (relative width about 2^-ctx.prec)."""
+    if value.is_Rational:
+        return ctx._mpq((int(value.p), int(value.q)))
+    digits = int(ctx.prec * 0.30103) + 10
+    approx = sympy.Rational(value.evalf(digits, strict=True))  # every requested digit correct, or it raises
+    slack = abs(approx) / 10 ** (digits - 5)
+    low, high = approx - slack, approx + slack
+    return ctx.mpf((ctx._mpq((int(low.p), int(low.q))).a, ctx._mpq((int(high.p), int(high.q))).b))
+
+
+def _log2_inverse(x: sympy.Expr) -> int:
+    """max(0, ceil(log2(1/x))) for an exact x > 0: the bits below 1 that x needs."""
+    return max(0, math.ceil(-float(sympy.log(x, 2).evalf(15))))
+
+
+def _float_enclosure(low: mpmath.mpf, high: mpmath.mpf) -> dict[str, sympy.Expr]:
+    """``lower_value`` and ``upper_value`` of a BoundResult: [low, high] (low >= 0) rounded outward to floats.
+
+    float() of an mpf rounds to nearest, so one step outward encloses it; an end above the float range
+    becomes the largest float (lower) or oo (upper). The floats of such a result never wait on a sympy
+    evaluation (which can take minutes for values like e^(10^6)).
+    """
+    lo = max(math.nextafter(float(low), -math.inf), 0.0)
+    hi = math.nextafter(float(high), math.inf) if high > 0 else 0.0
+    return {"lower_value": sympy.Rational(lo), "upper_value": sympy.oo if math.isinf(hi) else sympy.Rational(hi)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -91,7 +166,7 @@ def basic_composition(eps: Sequence[object], delta: Sequence[object] | None = No
     Why it holds: the privacy loss of the composition is the sum of the per-mechanism losses, each at
     most eps_i outside events of probability delta_i.
     """
-    eps_values = [require_positive(f"eps[{i}]", e) for i, e in enumerate(eps)]
+    eps_values = [_eps(f"eps[{i}]", e) for i, e in enumerate(eps)]
     if not eps_values:
         raise InvalidParameterError("eps must list at least one mechanism. Got []")
     deltas = [sympy.Integer(0)] * len(eps_values) if delta is None else [
@@ -118,9 +193,28 @@ def advanced_composition(eps: object, k: object, delta_prime: object, *, delta0:
     eps, k, delta_prime, delta0 = _validate(eps, k, delta_prime, delta0)
     if delta_prime == 0:
         return _invalid("advanced", "needs delta' > 0 (ln(1/delta') is infinite at delta' = 0)")
-    value = sympy.sqrt(2 * k * sympy.log(1 / delta_prime)) * eps + k * eps * (sympy.exp(eps) - 1)
-    return BoundResult("advanced", SOURCES["advanced"], value, "eps", True,
-                       f"delta = k delta0 + delta' = {k * delta0 + delta_prime}")
+    return _advanced([(eps, k)], delta_prime, f"delta = k delta0 + delta' = {k * delta0 + delta_prime}")
+
+
+def _advanced(counts: Sequence[tuple[sympy.Expr, int]], delta_prime: sympy.Expr, note: str) -> BoundResult:
+    """sqrt(2 ln(1/delta') sum_i c_i eps_i^2) + sum_i c_i eps_i (e^eps_i - 1) for c_i mechanisms of each eps_i.
+
+    The value is exact; its float enclosure is computed in interval arithmetic with enough bits for
+    e^eps - 1 at the smallest eps and ln(1/delta') at delta' near 1, so no float of it waits on a sympy
+    evaluation of e^(10^6).
+    """
+    squares = sympy.Add(*[c * e ** 2 for e, c in counts])
+    drift = sympy.Add(*[c * e * (sympy.exp(e) - 1) for e, c in counts])
+    value = sympy.sqrt(2 * sympy.log(1 / delta_prime) * squares) + drift
+    ctx = _context(64 + max(_log2_inverse(e) for e, _ in counts) + _log2_inverse(1 - delta_prime))  # ln(1/delta') ~ 1 - delta'
+    iv_squares, iv_drift = ctx.mpf(0), ctx.mpf(0)
+    for e, c in counts:
+        x = _interval(ctx, e)
+        iv_squares += c * x * x
+        iv_drift += c * x * (ctx.exp(x) - 1)
+    enclosure = ctx.sqrt(2 * ctx.log(1 / _interval(ctx, delta_prime)) * iv_squares) + iv_drift
+    return BoundResult("advanced", SOURCES["advanced"], value, "eps", True, note,
+                       **_float_enclosure(*_ends(enclosure)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -131,10 +225,11 @@ def optimal_composition_delta(eps: object, k: object, eps_prime: object, *, delt
     """Exact smallest delta with k-fold (eps, delta0)-DP composition (eps_prime, delta)-DP (KOV 2015, Thm 3.3).
 
     delta = 1 - (1 - delta0)^k (1 - sum_l C(k, l) max(e^{(k-l) eps} - e^{eps'} e^{l eps}, 0) / (1 + e^eps)^k).
+    An exact sympy sum of up to k + 1 terms: k <= 1000 (under a second).
     """
-    eps = require_positive("eps", eps)
-    k = require_int("k", k, minimum=1)
-    eps_prime = to_exact("eps_prime", eps_prime)
+    eps = _eps("eps", eps)
+    k = require_int("k", k, minimum=1, maximum=1000)
+    eps_prime = require_real("eps_prime", eps_prime, low=0)
     delta0 = require_unit_interval("delta0", delta0)
     E = sympy.exp(eps)
     terms = []
@@ -147,109 +242,171 @@ def optimal_composition_delta(eps: object, k: object, eps_prime: object, *, delt
 
 
 _EXACT_TERMS = 60
-"""Up to this k the optimal eps is returned as a closed form; above it as a rigorous rational enclosure."""
+_EXACT_EPS = (sympy.Rational(1, 10**12), sympy.Integer(700))
+_EXACT_TARGET_BITS = 400
+"""The optimal eps is also given as a closed form ln(...) (beside its rigorous enclosure) when k <= 60,
+eps is in [10^-12, 700] and delta and delta0 are rationals of at most 400 bits: outside, sympy's
+cancellation of e^eps terms can take minutes, so only the enclosure is reported."""
 
 
-def _iv_of(value: sympy.Expr, digits: int = 60):
-    """An mpmath interval containing the exact positive real ``value``."""
-    if value.is_Rational:
-        return iv.mpf(value.p) / value.q
-    approx = value.evalf(digits, strict=True)  # all requested digits correct, or PrecisionExhausted
-    slack = iv.mpf(10) ** -(digits - 10)
-    return iv.mpf(str(approx)) * iv.mpf([1 - slack.b, 1 + slack.b])
+def _target_interval(ctx: MPIntervalContext, k: int, delta: sympy.Expr, delta0: sympy.Expr):
+    """An interval containing d = 1 - (1 - delta)/(1 - delta0)^k, the target of k-fold randomized response."""
+    if delta0 == 0:
+        return _interval(ctx, delta)
+    return 1 - _interval(ctx, 1 - delta) / _interval(ctx, 1 - delta0) ** k
 
 
-def _optimal_epsilon(eps: sympy.Expr, k: int, target: sympy.Expr) -> tuple[sympy.Expr | None, float, float]:
-    """Smallest eps' >= 0 with delta_RR(eps') <= target for k-fold eps randomized response.
+def _target_sign(k: int, delta: sympy.Expr, delta0: sympy.Expr) -> int:
+    """The exact sign of d = 1 - (1 - delta)/(1 - delta0)^k: negative means no k-fold composition meets delta.
 
-    Returns (closed form or None, lower, upper): the closed form when k <= _EXACT_TERMS, and a rigorous
-    float enclosure always. The piece (how many terms l < i are positive) is located in floats and
-    confirmed in mpmath interval arithmetic (precision raised until every sign is decided).
+    Decided in interval arithmetic (up to 2^13 bits), else exactly when (1 - delta0)^k is a rational of at
+    most 4 * 10^6 bits; beyond that a tie cannot be decided in time and is reported as bad input.
     """
-    if target == 0:
-        value = k * eps
-        lo, hi = (float_lower(value), float_upper(value))
-        return value, lo, hi
-    guess = _float_pieces(float(eps.evalf(30)), k, float(target.evalf(30)))
-    order = [guess] + [i for i in range(1, k // 2 + 2) if i != guess]
-    for bits in (256, 1024, 4096):
-        with iv_precision(bits):
-            E = iv.exp(_iv_of(eps, bits // 3))
-            d = _iv_of(target, bits // 3) if target != 0 else iv.mpf(0)
-            powers = [iv.mpf(1)]
-            for _ in range(k):
-                powers.append(powers[-1] * E)
-            # terms C(k, l) E^(k-l) and C(k, l) E^l, and their running sums over l < i
-            high_terms, low_terms = [iv.mpf(0)], [iv.mpf(0)]
-            binom = 1
-            for l in range(k // 2 + 2):
-                high_terms.append(high_terms[-1] + binom * powers[k - l] if l <= k else high_terms[-1])
-                low_terms.append(low_terms[-1] + binom * powers[l] if l <= k else low_terms[-1])
-                binom = binom * (k - l) // (l + 1)
-            norm = (1 + E) ** k
-            undecided = False
-            for i in order:
-                num = high_terms[i] - d * norm
-                den = low_terms[i]
-                if num.b <= 0:
-                    continue
-                if num.a <= 0:
-                    undecided = True
-                    continue
-                ratio = num / den
-                low = powers[k - 2 * i] if k - 2 * i >= 0 else 1 / powers[2 * i - k]
-                high = powers[k - 2 * i + 2] if k - 2 * i + 2 >= 0 else 1 / powers[2 * i - 2 - k]
-                if (ratio - low).a >= 0 and (high - ratio).a >= 0:
-                    if ratio.b <= 1:
-                        return sympy.Integer(0), 0.0, 0.0
-                    if ratio.a <= 1:
-                        undecided = True
-                        continue
-                    lo, hi = iv_to_floats(iv.log(ratio))
-                    exact = None
-                    if k <= _EXACT_TERMS:
-                        Ex = sympy.exp(eps)
-                        exact = sympy.log(
-                            (sympy.Add(*[sympy.binomial(k, l) * Ex ** (k - l) for l in range(i)]) - target * (1 + Ex) ** k)
-                            / sympy.Add(*[sympy.binomial(k, l) * Ex ** l for l in range(i)]))
-                        inner = exact.args[0]
-                        exact = sympy.log(cancel_exponentials(inner)) if inner.has(sympy.Add) else exact
-                    return exact, max(lo, 0.0), hi
-                if (ratio - low).b >= 0 and (high - ratio).b >= 0:
-                    undecided = True  # the piece boundaries overlap the enclosure: need more precision
-            if not undecided:
-                # no piece holds the solution: delta_RR(0) <= target, confirmed before answering eps' = 0
-                total_variation = sum((math.comb(k, l) * (powers[k - l] - powers[l]) for l in range((k + 1) // 2)),
-                                      iv.mpf(0)) / norm
-                if (d - total_variation).a >= 0:
-                    return sympy.Integer(0), 0.0, 0.0
-                undecided = True
-    raise ArithmeticError("could not decide the piece of the optimal composition (precision exhausted)")
+    if delta0 == 0:
+        return exact_sign(delta)
+    for bits in (128, 1024, 8192):
+        low, high = _ends(_target_interval(_context(bits), k, delta, delta0))
+        if low > 0 or high < 0:
+            return 1 if low > 0 else -1
+    if delta.is_Rational and delta0.is_Rational and k * (int(delta0.p).bit_length() + int(delta0.q).bit_length()) <= 4 * 10**6:
+        return exact_sign(1 - (1 - delta) / (1 - delta0) ** k)
+    raise InvalidParameterError(f"delta must not agree with 1 - (1 - delta0)^k to 8192 bits (dpcert cannot decide "
+                                "in time whether the composition meets it). Got "
+                                f"delta = {delta}, delta0 = {delta0}, k = {k}")
 
 
-def _float_pieces(eps: float, k: int, target: float) -> int:
-    """The piece index i that a float evaluation suggests (confirmed rigorously by the caller)."""
-    log_norm = k * (eps + math.log1p(math.exp(-eps)))
+def _kov_tables(ctx: MPIntervalContext, E, k: int, pieces: int) -> tuple[list, list]:
+    """Prefix sums A_i = sum_{l<i} P(l) and B_i = sum_{l<i} Q(l), i = 0..pieces, in interval arithmetic.
 
-    def delta_at(i: int) -> float:  # delta_RR((k - 2i) eps)
-        total = 0.0
-        for l in range(i):
-            log_c = math.lgamma(k + 1) - math.lgamma(l + 1) - math.lgamma(k - l + 1)
-            a = log_c + (k - l) * eps - log_norm
-            b = log_c + (k - 2 * i + l) * eps - log_norm
-            total += math.exp(min(a, 700)) - math.exp(min(b, 700))
-        return total
+    P(l) = C(k, l) e^{(k-l) eps} / (1 + e^eps)^k and Q(l) = C(k, l) e^{l eps} / (1 + e^eps)^k are the
+    probabilities that k-fold randomized response flips l coordinates, under the two inputs; the
+    privacy loss of such an output is (k - 2l) eps. Each term follows from the previous one by the ratio
+    (k - l)/(l + 1) e^{-eps} (resp. e^{+eps}), so no binomial coefficient or power of e^eps is formed.
+    """
+    P, Q = (E / (1 + E)) ** k, (1 / (1 + E)) ** k
+    A, B = [ctx.mpf(0)], [ctx.mpf(0)]
+    for l in range(pieces):
+        A.append(A[-1] + P)
+        B.append(B[-1] + Q)
+        step = ctx.mpf(k - l) / (l + 1)
+        P, Q = P * step / E, Q * step * E
+    return A, B
 
-    lo, hi = 1, k // 2 + 1  # delta_at increases with i: the first i with delta_at(i) >= target
-    if delta_at(hi) < target:
-        return hi
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if delta_at(mid) >= target:
-            hi = mid
+
+def _kov_enclosure(eps: sympy.Expr, k: int, delta: sympy.Expr, delta0: sympy.Expr,
+                   bits: int) -> tuple[mpmath.mpf, mpmath.mpf, list[int]]:
+    """A rigorous enclosure of the optimal eps' (KOV) at ``bits`` of interval precision.
+
+    Piece i (1 <= i <= ceil(k/2)) is eps' in [max(0, (k - 2i) eps), (k - 2i + 2) eps], on which
+    delta_RR(eps') = A_i - e^{eps'} B_i (:func:`_kov_tables`). delta_RR decreases in eps', so the answer
+    lies on the first piece whose lower end D_i = delta_RR(max(0, (k - 2i) eps)) exceeds the target d,
+    and there eps' = ln((A_i - d) / B_i); when no piece does, eps' = 0. Pieces whose comparison the
+    intervals cannot decide are all kept, and the enclosure is the union of their answers, each
+    clipped to its piece (where the true answer lies if that piece is the right one).
+
+    Returns (lower, upper, candidate pieces); piece 0 stands for the answer eps' = 0.
+    """
+    ctx = _context(bits)
+    eps_iv = _interval(ctx, eps)
+    E = ctx.exp(eps_iv)
+    d = _target_interval(ctx, k, delta, delta0)
+    if _ends(d)[0] < 0:
+        d = ctx.mpf((ctx.mpf(0), d.b))  # d >= 0 was decided exactly
+    pieces = (k + 1) // 2
+    A, B = _kov_tables(ctx, E, k, pieces)
+    below, above = 0, None  # the last piece with D_i <= d for sure, the first with D_i > d for sure
+    level = E ** (k - 2) if k >= 2 else ctx.mpf(1)  # e^{max(0, k - 2i) eps} at i = 1
+    E2 = E * E
+    for i in range(1, pieces + 1):
+        low, high = _ends(A[i] - level * B[i] - d)
+        if high <= 0:
+            below = i
+        elif low > 0 and above is None:
+            above = i
+        level = level / E2 if k - 2 * (i + 1) >= 0 else ctx.mpf(1)
+    if above is not None and above <= below:
+        raise ArithmeticError("the optimal composition's pieces are not monotone (an interval arithmetic fault)")
+    candidates = list(range(below + 1, (pieces if above is None else above) + 1))
+    if above is None:
+        candidates.append(0)  # delta_RR(0) <= d is possible: eps' = 0
+    lows, highs = [], []
+    for i in candidates:
+        if i == 0:
+            lows.append(mpmath.mpf(0))
+            highs.append(mpmath.mpf(0))
+            continue
+        numerator = A[i] - d
+        if _ends(numerator)[1] <= 0:
+            continue  # not this piece: on the true one A_i - d = e^{eps'} B_i > 0
+        floor = _ends(ctx.mpf(max(0, k - 2 * i)) * eps_iv)[0]
+        ceiling = _ends(ctx.mpf(k - 2 * i + 2) * eps_iv)[1]
+        if _ends(numerator)[0] > 0:
+            low, high = _ends(ctx.log(numerator / B[i]))
         else:
-            lo = mid + 1
-    return lo
+            low, high = floor, ceiling
+        lows.append(max(low, floor, mpmath.mpf(0)))
+        highs.append(max(min(high, ceiling), mpmath.mpf(0)))
+    if not lows:
+        raise ArithmeticError("no piece of the optimal composition holds the answer (an interval arithmetic fault)")
+    return min(lows), max(highs), candidates
+
+
+def _kov_exact_target(k: int, delta: sympy.Expr, delta0: sympy.Expr) -> sympy.Expr:
+    return delta if delta0 == 0 else 1 - (1 - delta) / (1 - delta0) ** k
+
+
+def _kov_closed_form(eps: sympy.Expr, k: int, target: sympy.Expr, i: int) -> sympy.Expr:
+    """eps' = ln((sum_{l<i} C(k,l) e^{(k-l)eps} - d (1+e^eps)^k) / sum_{l<i} C(k,l) e^{l eps}) on piece i."""
+    E = sympy.exp(eps)
+    inner = ((sympy.Add(*[sympy.binomial(k, l) * E ** (k - l) for l in range(i)]) - target * (1 + E) ** k)
+             / sympy.Add(*[sympy.binomial(k, l) * E ** l for l in range(i)]))
+    return sympy.log(cancel_exponentials(inner) if inner.has(sympy.Add) else inner)
+
+
+def _kov_piece_sign(eps: sympy.Expr, k: int, target: sympy.Expr, i: int) -> int:
+    """The exact sign of D_i - d (D_i = delta_RR at the lower end of piece i), for a small k."""
+    E = sympy.exp(eps)
+    level = E ** max(0, k - 2 * i)
+    D = sympy.Add(*[sympy.binomial(k, l) * (E ** (k - l) - level * E ** l) for l in range(i)]) / (1 + E) ** k
+    return exact_sign(D - target)
+
+
+def _optimal_epsilon(eps: sympy.Expr, k: int, delta: sympy.Expr,
+                     delta0: sympy.Expr) -> tuple[sympy.Expr | None, mpmath.mpf, mpmath.mpf]:
+    """Smallest eps' >= 0 with delta_RR(eps') <= d = 1 - (1 - delta)/(1 - delta0)^k (d >= 0 decided).
+
+    Returns (closed form or None, lower, upper): a rigorous enclosure always, and the exact closed form
+    when k <= _EXACT_TERMS. The working precision starts from what e^eps - 1, the target and the k-term
+    sums need (64 + 2 log2 k + log2(1/eps) + log2(1/delta) bits) and is raised once if the pieces are
+    not decided or the enclosure is wide; the enclosure is rigorous either way.
+    """
+    if _target_sign(k, delta, delta0) == 0:  # eps' = k eps exactly
+        return k * eps, *_ends(k * _interval(_context(64 + _log2_inverse(eps)), eps))
+    bits = 64 + 2 * k.bit_length() + _log2_inverse(eps) + (_log2_inverse(delta) if delta0 != 0 else 0)
+    for attempt in range(2):
+        low, high, candidates = _kov_enclosure(eps, k, delta, delta0, bits * 4 ** attempt)
+        if len(candidates) == 1 and high - low <= high * mpmath.mpf(2) ** -60:
+            break
+    if high == 0:
+        return sympy.Integer(0), low, high
+    if k > _EXACT_TERMS or not _EXACT_EPS[0] <= eps <= _EXACT_EPS[1] or any(
+            not d.is_Rational or max(int(d.p).bit_length(), int(d.q).bit_length()) > _EXACT_TARGET_BITS
+            for d in (delta, delta0)):
+        return None, low, high
+    target = _kov_exact_target(k, delta, delta0)
+    if len(candidates) > 1:  # a tie with a piece boundary, or too close to call in intervals: decide exactly
+        candidates = [next((i for i in candidates if i != 0 and _kov_piece_sign(eps, k, target, i) > 0), 0)]
+    if candidates[0] == 0:
+        return sympy.Integer(0), mpmath.mpf(0), mpmath.mpf(0)
+    # the closed form max(0, ln(...)) is the ln(...) when the enclosure is positive; else it is left out
+    return (_kov_closed_form(eps, k, target, candidates[0]) if low > 0 else None), low, high
+
+
+def _display_spent(k: int, delta0: sympy.Expr) -> str:
+    """1 - (1 - delta0)^k to 6 digits, for a message (30-digit evaluation as -expm1(k log1p(-delta0)))."""
+    ctx = MPContext()
+    ctx.dps = 30
+    return ctx.nstr(-ctx.expm1(k * ctx.log1p(-ctx.mpf(str(delta0.evalf(40))))), 6)
 
 
 def optimal_composition(eps: object, k: object, delta: object, *, delta0: object = 0) -> BoundResult:
@@ -259,25 +416,27 @@ def optimal_composition(eps: object, k: object, delta: object, *, delta0: object
     expression: with delta_RR as in the module docstring and delta_RR(eps') <= 1 - (1 - delta)/(1 - delta0)^k,
     eps' = ln((sum_{l<i} C(k,l) e^{(k-l)eps} - d (1+e^eps)^k) / sum_{l<i} C(k,l) e^{l eps}) on the piece
     (k - 2i) eps <= eps' <= (k - 2i + 2) eps that contains it. Tight: k-fold randomized response attains it.
+    Computed for k <= :data:`OPTIMAL_K_MAX` (O(k) interval operations); above, the result says so.
 
     References:
         Kairouz, Oh, Viswanath, "The Composition Theorem for Differential Privacy" (ICML 2015), Theorem 3.3.
     """
     eps, k, delta, delta0 = _validate(eps, k, delta, delta0)
-    if delta0 == 0:
-        target = delta
-    else:
-        target = 1 - (1 - delta) / (1 - delta0) ** k
-        if exact_sign(target) < 0:
-            return _invalid("optimal", f"delta must be >= 1 - (1 - delta0)^k = {float(1 - (1 - delta0) ** k):.6g} "
-                                       f"for k (eps, delta0)-DP mechanisms. Got {delta}")
-    exact, lo, hi = _optimal_epsilon(eps, k, target)
+    if k > OPTIMAL_K_MAX:
+        return _invalid("optimal", f"not computed: the exact sum has k/2 terms and is evaluated for k <= "
+                                   f"{OPTIMAL_K_MAX} (a few seconds); got k = {k}. basic and advanced apply")
+    if _target_sign(k, delta, delta0) < 0:
+        return _invalid("optimal", f"delta must be >= 1 - (1 - delta0)^k = {_display_spent(k, delta0)} "
+                                   f"for k (eps, delta0)-DP mechanisms. Got {delta}")
+    exact, low, high = _optimal_epsilon(eps, k, delta, delta0)
     note = "the privacy region of k-fold randomized response (tight)"
-    if exact is not None:
-        return BoundResult("optimal", SOURCES["optimal"], exact, "eps", True, "exact: " + note)
-    return BoundResult("optimal", SOURCES["optimal"], sympy.Rational(hi), "eps", True,
-                       f"{note}; closed form ln(...) with up to k/2 terms, given as a rigorous enclosure",
-                       lower_value=sympy.Rational(lo), upper_value=sympy.Rational(hi))
+    enclosure = _float_enclosure(low, high)
+    if exact is not None:  # the closed form, with its rigorous float enclosure
+        return BoundResult("optimal", SOURCES["optimal"], exact, "eps", True, "exact: " + note, **enclosure,
+                           bounds="exact")
+    return BoundResult("optimal", SOURCES["optimal"], enclosure["upper_value"], "eps", True,
+                       f"{note}; closed form ln(...) with up to k/2 terms, given as a rigorous enclosure", **enclosure,
+                       bounds="exact")
 
 
 def composition_family(eps: object, k: object, delta: object, *, delta0: object = 0) -> list[BoundResult]:
@@ -378,19 +537,29 @@ class PrivacyLossDistribution:
         return self._sympy_ratios[r]
 
     def _sorted(self) -> list[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]:
+        """The atoms as (ratio, P-mass, Q-mass), by decreasing ratio: ordered by 30-digit values, and exactly
+        where two values agree to 12 digits (distinct exact ratios can share their leading digits)."""
         rows = [(self._ratio(r), self.numbers.to_sympy(p), self.numbers.to_sympy(q)) for r, (p, q) in self.atoms.items()]
-        return sorted(rows, key=lambda row: math.inf if row[0] == sympy.oo else float(row[0].evalf(30)), reverse=True)
+        approx = {id(row): math.inf if row[0] == sympy.oo else float(row[0].evalf(30)) for row in rows}
+
+        def order(a: tuple, b: tuple) -> int:
+            x, y = approx[id(a)], approx[id(b)]
+            if math.isinf(x) or math.isinf(y) or not math.isclose(x, y, rel_tol=1e-12, abs_tol=0.0):
+                return (x < y) - (x > y)
+            return -exact_sign(a[0] - b[0])
+
+        return sorted(rows, key=functools.cmp_to_key(order))
 
     def delta(self, eps: object) -> sympy.Expr:
         """Exact hockey-stick divergence D_{e^eps}(P || Q)."""
-        eps = to_exact("eps", eps)
+        eps = require_real("eps", eps, low=0, high=EPS_MAX)
         t = sympy.exp(eps)
         total_p, total_q = sympy.Integer(0), sympy.Integer(0)
         for ratio, p, q in self._sorted():
             if ratio == sympy.oo or exact_sign(ratio - t) > 0:
                 total_p += p
                 total_q += q
-        return sympy.nsimplify(total_p - t * total_q) if (total_p - t * total_q).has(sympy.Float) else total_p - t * total_q
+        return total_p - t * total_q
 
     def epsilon(self, delta: object) -> sympy.Expr:
         """Exact smallest eps >= 0 with D_{e^eps}(P || Q) <= delta (``sympy.oo`` if none).
@@ -441,15 +610,25 @@ def compose_channels(channels: Sequence[object], *, eps: object = None, delta: o
     the same order, all pairs of inputs neighbours as in local DP). For every ordered pair of distinct
     inputs the per-channel privacy-loss distributions are composed exactly; the result is the maximum
     over pairs of delta(eps) (``eps`` given) or of eps(delta) (``delta`` given).
+
+    Answerable sizes: at most :data:`MAX_CHANNELS` channels with at most :data:`MAX_CHANNEL_INPUTS`
+    inputs, and at most :data:`MAX_PLD_ATOMS` distinct privacy losses per pair (checked as they grow).
     """
     if (eps is None) == (delta is None):
         raise InvalidParameterError("compose_channels needs exactly one of eps or delta")
+    if not isinstance(channels, Sequence) or len(channels) > MAX_CHANNELS:
+        count = len(channels) if isinstance(channels, Sequence) else type(channels).__name__
+        raise InvalidParameterError(f"channels must list 1 to {MAX_CHANNELS} channels (the exact composition of more "
+                                    f"takes minutes; optimal_composition bounds k eps-DP mechanisms). Got {count}")
     matrices = [_rows(c) for c in channels]
     if not matrices:
         raise InvalidParameterError("channels must contain at least one channel. Got []")
     inputs = len(matrices[0])
     if inputs < 2 or any(len(m) != inputs for m in matrices):
         raise InvalidParameterError("every channel must have the same number (>= 2) of inputs")
+    if inputs > MAX_CHANNEL_INPUTS:
+        raise InvalidParameterError(f"every channel must have at most {MAX_CHANNEL_INPUTS} inputs (each ordered pair "
+                                    f"is composed exactly). Got {inputs}")
     numbers = _Numbers(v for m in matrices for row in m for v in row)
     worst: sympy.Expr | None = None
     for a in range(inputs):
@@ -460,6 +639,9 @@ def compose_channels(channels: Sequence[object], *, eps: object = None, delta: o
             for m in matrices:
                 step = PrivacyLossDistribution.from_pair(m[a], m[b], numbers=numbers)
                 pld = step if pld is None else pld.compose(step)
+                if len(pld.atoms) > MAX_PLD_ATOMS:
+                    raise InvalidParameterError(f"channels: the exact privacy-loss distribution of inputs {a}, {b} "
+                                                f"has more than {MAX_PLD_ATOMS} distinct losses; compose fewer channels")
             value = pld.delta(eps) if eps is not None else pld.epsilon(delta)
             if worst is None or value == sympy.oo or (worst != sympy.oo and exact_sign(value - worst) > 0):
                 worst = value
@@ -467,7 +649,7 @@ def compose_channels(channels: Sequence[object], *, eps: object = None, delta: o
     units = "probability" if eps is not None else "eps"
     note = (f"{len(matrices)} channels, {inputs} inputs, worst ordered pair; "
             + (f"delta at eps = {eps}" if eps is not None else f"eps at delta = {delta}"))
-    return BoundResult("exact", SOURCES["exact"], worst, units, True, note)
+    return BoundResult("exact", SOURCES["exact"], worst, units, True, note, bounds="exact")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -506,13 +688,17 @@ class PrivacyLedger:
     def record(self, label: str, eps: object, delta: object = 0, *, source: str = "",
                channel: object = None) -> LedgerEntry:
         """Record one mechanism: (eps, delta)-DP, with an optional exact channel for exact composition."""
-        entry = LedgerEntry(str(label), require_positive("eps", eps), require_unit_interval("delta", delta), source,
+        entry = LedgerEntry(str(label), _eps("eps", eps), require_unit_interval("delta", delta), source,
                             None if channel is None else tuple(tuple(r) for r in _rows(channel)))
         self._entries.append(entry)
         return entry
 
     def _describe(self) -> str:
         return "; ".join(f"{e.label}: ({e.eps}, {e.delta})" for e in self._entries)
+
+    def _described(self, result: BoundResult) -> BoundResult:
+        """``result`` (enclosure and all) with the ledger's entries added to its note."""
+        return dataclasses.replace(result, note=result.note + "; " + self._describe())
 
     def _require_entries(self) -> None:
         if not self._entries:
@@ -521,8 +707,7 @@ class PrivacyLedger:
     def basic(self) -> BoundResult:
         """Basic composition of every entry."""
         self._require_entries()
-        result = basic_composition([e.eps for e in self._entries], [e.delta for e in self._entries])
-        return BoundResult("basic", result.source, result.value, "eps", True, result.note + "; " + self._describe())
+        return self._described(basic_composition([e.eps for e in self._entries], [e.delta for e in self._entries]))
 
     def advanced(self, delta_prime: object) -> BoundResult:
         """Advanced composition with sum eps_i^2 and sum eps_i (e^eps_i - 1); delta = sum delta_i + delta'."""
@@ -530,11 +715,9 @@ class PrivacyLedger:
         delta_prime = require_unit_interval("delta_prime", delta_prime)
         if delta_prime == 0:
             return _invalid("advanced", "needs delta' > 0")
-        squares = sympy.Add(*[e.eps ** 2 for e in self._entries])
-        drift = sympy.Add(*[e.eps * (sympy.exp(e.eps) - 1) for e in self._entries])
         total_delta = sympy.Add(*[e.delta for e in self._entries]) + delta_prime
-        return BoundResult("advanced", SOURCES["advanced"], sympy.sqrt(2 * sympy.log(1 / delta_prime) * squares) + drift,
-                           "eps", True, f"delta = {total_delta}; " + self._describe())
+        return _advanced([(e.eps, 1) for e in self._entries], delta_prime,
+                         f"delta = {total_delta}; " + self._describe())
 
     def optimal(self, delta: object) -> BoundResult:
         """Kairouz-Oh-Viswanath optimal composition (entries must share one (eps, delta0))."""
@@ -542,17 +725,14 @@ class PrivacyLedger:
         first = self._entries[0]
         if any(e.eps != first.eps or e.delta != first.delta for e in self._entries):
             return _invalid("optimal", "the exact KOV formula here needs identical (eps, delta0) entries")
-        result = optimal_composition(first.eps, len(self._entries), delta, delta0=first.delta)
-        return BoundResult("optimal", result.source, result.value, "eps", result.valid,
-                           result.note + "; " + self._describe())
+        return self._described(optimal_composition(first.eps, len(self._entries), delta, delta0=first.delta))
 
     def exact(self, delta: object) -> BoundResult:
         """Exact composition through privacy-loss distributions (every entry needs a channel)."""
         self._require_entries()
         if any(e.channel is None for e in self._entries):
             return _invalid("exact", "every entry needs its channel (record(..., channel=...))")
-        result = compose_channels([e.channel for e in self._entries], delta=delta)
-        return BoundResult("exact", result.source, result.value, "eps", True, result.note + "; " + self._describe())
+        return self._described(compose_channels([e.channel for e in self._entries], delta=delta))
 
     def summary(self, delta: object) -> list[BoundResult]:
         """basic (when its delta fits), advanced, optimal and exact at the target ``delta``."""

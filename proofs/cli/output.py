@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import click
 from rich.console import Console
@@ -13,7 +14,7 @@ from rich.table import Table
 
 from mechanisms.parameters import InvalidParameterError
 
-__all__ = ["console", "emit", "json_option", "param_option", "parse_params", "progress_bar"]
+__all__ = ["console", "emit", "json_option", "param_option", "parse_params", "progress_bar", "strict_json"]
 
 console = Console(width=None if sys.stdout.isatty() else 120)
 _errors = Console(stderr=True)
@@ -37,10 +38,38 @@ def parse_params(items: Sequence[str]) -> dict[str, str]:
     return params
 
 
+def _finite(value: object, where: str) -> object:
+    """``value`` with every infinite float written as the string "inf" / "-inf" (JSON has no infinity)."""
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # numpy scalars
+        try:
+            value = value.item()
+        except (TypeError, ValueError):
+            return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise ValueError(f"{where} is NaN: an internal error, not an answer")
+        return value if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, Mapping):
+        return {str(k): _finite(v, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def strict_json(payload: Mapping[str, object]) -> str:
+    """``payload`` as strict JSON (RFC 8259): no NaN, no Infinity.
+
+    An infinite float (a bound above the float range, rounded up) becomes the string ``"inf"``; the
+    exact value stays in the payload's own ``value`` field where there is one. A NaN is never an answer
+    and raises. Objects JSON does not know (sympy numbers, paths) are written as their ``str``.
+    """
+    return json.dumps(_finite(payload, "payload"), indent=2, default=str, allow_nan=False)
+
+
 def emit(as_json: bool, payload: dict[str, object], table: Table | str) -> None:
-    """One JSON object, or the table."""
+    """One strict JSON object (see :func:`strict_json`), or the table."""
     if as_json:
-        click.echo(json.dumps(payload, indent=2, default=str))
+        click.echo(strict_json(payload))
     else:
         console.print(table)
 

@@ -144,7 +144,7 @@ def test_advanced_formula_and_orderings():
 def test_large_k_is_a_tight_rigorous_enclosure():
     """k = 1000 at eps = 1/100: an enclosure of width < 1e-12, against a 50-digit mpmath evaluation."""
     result = optimal_composition(R(1, 100), 1000, R(1, 10**6))
-    assert result.upper - result.lower < 1e-12
+    assert result.upper - result.lower < 1e-12 and result.bounds == "exact"
     with mpmath.workdps(60):
         e = mpmath.e ** (mpmath.mpf(1) / 100)
         k = 1000
@@ -203,6 +203,16 @@ INVALID = [
     pytest.param(lambda: compose_channels([]), "eps or delta", id="channels-neither"),
     pytest.param(lambda: compose_channels([[[1]]], delta=0), "inputs", id="channels-one-input"),
     pytest.param(lambda: PrivacyLossDistribution.from_pair([1], [R(1, 2), R(1, 2)]), "equal length", id="pld-len"),
+    # the answerable range: eps in [10^-300, 10^6] (exp(exp(10)) once hung), channels and their sizes bounded
+    pytest.param(lambda: composition_family("exp(exp(10))", 3, R(1, 10)), r"eps must be in \[10\^-300, 10\^6\]",
+                 id="eps-huge"),
+    pytest.param(lambda: composition_family("1e-301", 3, R(1, 10)), r"eps must be in", id="eps-tiny"),
+    pytest.param(lambda: basic_composition([1, "1e7"]), r"eps\[1\] must be in", id="basic-eps-range"),
+    pytest.param(lambda: PrivacyLedger().record("a", "1e7"), "eps must be in", id="ledger-eps-range"),
+    pytest.param(lambda: optimal_composition_delta(1, 1001, 1), "k must be an integer in", id="delta-k"),
+    pytest.param(lambda: optimal_composition_delta(1, 3, -1), "eps_prime must be in", id="delta-eps-prime"),
+    pytest.param(lambda: compose_channels([rr_matrix(R(3))] * 33, delta=0), "at most|1 to 32", id="channels-many"),
+    pytest.param(lambda: compose_channels([[[R(1, 17)] * 17] * 17], delta=0), "at most 16 inputs", id="inputs-many"),
 ]
 
 
@@ -210,6 +220,21 @@ INVALID = [
 def test_invalid_arguments(function, parameter):
     with pytest.raises(InvalidParameterError, match=parameter):
         function()
+
+
+def test_huge_k_answers_basic_and_advanced_and_says_why_optimal_is_not_computed():
+    """k = 10^30 once hung in the optimal sum: basic and advanced are closed forms, optimal states its limit."""
+    basic, advanced, optimal = composition_family(1, "1e30", R(1, 10**6))
+    assert basic.value == 10**30 and advanced.valid and advanced.upper >= basic.upper
+    assert not optimal.valid and optimal.value is None and "k <= 100000" in optimal.note
+
+
+def test_near_tie_of_delta_and_delta0_is_decided():
+    """delta = 1 - (1 - delta0)^k exactly: the target is 0, so the optimal eps is k eps (basic is invalid)."""
+    delta0 = R(1, 10)
+    basic, _, optimal = composition_family(1, 3, 1 - (1 - delta0) ** 3, delta0=delta0)
+    assert optimal.valid and optimal.value == 3 and not basic.valid
+    assert not optimal_composition(1, 3, 1 - (1 - delta0) ** 3 - R(1, 10**30), delta0=delta0).valid
 
 
 def test_no_float_drift_in_exact_answers():
