@@ -29,7 +29,7 @@ import numpy as np
 
 from mechanisms.base import ContinuousMechanism, FiniteMechanism, Mechanism
 from mechanisms.neighbours import WithinDistance
-from mechanisms.parameters import InvalidParameterError, require_int, require_positive, require_unit_interval, to_exact
+from mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_unit_interval, to_exact
 from proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
 from proofs.audit.events import is_continuous, select_event, vector_bounds
 from proofs.audit.sampling import Sampler, draw_all
@@ -38,6 +38,28 @@ from proofs.rounding import float_upper
 __all__ = ["AuditResult", "AuditWitness", "audit"]
 
 _MAX_PAIRS = 1000
+
+MAX_SAMPLES = 10**7
+MAX_DRAWS = 4 * 10**7
+
+
+def _samples(samples: object, inputs: int | None = None) -> int:
+    """``samples`` per input, in [2, MAX_SAMPLES] and with at most MAX_DRAWS draws over all ``inputs``.
+
+    Why these limits: the selection half of every input's samples is held in memory at once (as are
+    the confirmation halves), 8 bytes per output coordinate, and the zoo's vector outputs have up to
+    ~10 coordinates. Measured: 10^7 samples per input of ``histogram`` (2 inputs, vector outputs)
+    take 12 s and 1 GB, of ``svt1`` (4 inputs) 13 s and 0.5 GB; 10^8 would take ten times both.
+    MAX_DRAWS = 4 * 10^7 in all keeps an audit within about a minute and a few GB on any mechanism
+    with many inputs (a 31-ary randomized response may use 1.29 * 10^6 samples per input). The
+    Clopper-Pearson certification is proved for n <= 10^8 confirmation samples (proofs.audit.bounds),
+    which MAX_SAMPLES keeps well within.
+    """
+    samples = require_int("samples", samples, minimum=2, maximum=MAX_SAMPLES)
+    if inputs is not None and samples * inputs > MAX_DRAWS:
+        raise InvalidParameterError(f"samples must be an integer in [2, {MAX_DRAWS // inputs}] for {inputs} inputs "
+                                    f"(at most {MAX_DRAWS:.0e} draws in all). Got {samples}")
+    return samples
 
 
 @dataclass(frozen=True)
@@ -196,10 +218,11 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     Args:
         target: a :class:`Mechanism` (its ``sample`` is used) or any callable ``f(x, size, rng)`` returning
             an array of shape (size,) or (size, k).
-        eps, delta: the claim (eps > 0, 0 <= delta < 1).
+        eps, delta: the claim (eps in [10^-300, 10^4], 0 <= delta < 1).
         pairs: neighbouring (x, x') pairs; both directions are tested. Default: the mechanism's
             ``neighbour_pairs()`` (zoo), its neighbour relation over ``inputs()`` (finite), or (0, sensitivity).
-        samples: samples per input (half select the events, half confirm them); >= 2.
+        samples: samples per input (half select the events, half confirm them), in [2, 10^7] and at most
+            4 * 10^7 over all inputs (see :func:`_samples`).
         confidence: probability in (0, 1) that the reported lower bound holds.
         seed: root of the ``SeedSequence`` every chunk's Generator is spawned from.
         executor: runs the chunks (e.g. ``ProcessPoolExecutor`` for a picklable sampler); default in-process.
@@ -212,9 +235,9 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     start = time.perf_counter()
     if not callable(target) and not isinstance(target, Mechanism):
         raise InvalidParameterError(f"target must be a Mechanism or a sampler f(x, size, rng). Got {target!r}")
-    eps_f = float(require_positive("eps", eps))
+    eps_f = float(require_eps("eps", eps))
     delta_f = float_upper(require_unit_interval("delta", delta))  # rounded up: a larger delta only lowers the bound
-    samples = require_int("samples", samples, minimum=2)
+    samples = _samples(samples)
     seed = require_int("seed", seed, minimum=0)
     chunk = require_int("chunk", chunk, minimum=1)
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
@@ -228,6 +251,7 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
         for x in pair:
             if x not in inputs:
                 inputs.append(x)
+    _samples(samples, len(inputs))
     index = {i: k for k, i in enumerate(inputs)} if all(_hashable(x) for x in inputs) else None
     position = (lambda x: index[x]) if index is not None else (lambda x: inputs.index(x))
     alpha = (1 - confidence) / (2 * len(ordered))

@@ -9,15 +9,19 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from mechanisms.parameters import InvalidParameterError
+from mechanisms.parameters import InvalidParameterError, require_eps
 from proofs.cli.output import progress_bar, emit, json_option, param_option, parse_params
 
 __all__ = ["audit_command"]
 
 
 def _build(name: str, raw: dict[str, str], eps: str):
+    """The mechanism MECH with its --param values; its eps (--param eps, else the claimed --eps) must lie
+    in the answerable range of eps (mechanisms.parameters.require_eps), which its sampler can use."""
     from mechanisms.catalog import CATALOG, make_mechanism
     from mechanisms.zoo import ZOO
+
+    require_eps("eps", raw.get("eps", eps))
 
     if name in ZOO:
         cls = ZOO[name]
@@ -46,9 +50,9 @@ def _build(name: str, raw: dict[str, str], eps: str):
 @click.command("audit")
 @click.argument("mechanism")
 @param_option
-@click.option("--eps", required=True, help="claimed eps (> 0); also the mechanism's eps unless --param eps=... is given")
+@click.option("--eps", required=True, help="claimed eps, in [10^-300, 10^4]; also the mechanism's eps unless --param eps=... is given")
 @click.option("--delta", default="0", show_default=True, help="claimed delta in [0, 1)")
-@click.option("--samples", required=True, help="samples per input (half select events, half confirm)")
+@click.option("--samples", required=True, help="samples per input (half select events, half confirm), in [2, 10^7] and at most 4e7 over all inputs")
 @click.option("--confidence", default=0.95, show_default=True, type=float, help="confidence in (0, 1)")
 @click.option("--seed", default=0, show_default=True, help="seed of the run")
 @json_option

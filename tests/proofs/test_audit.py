@@ -164,8 +164,12 @@ def _ok(x, size, rng):
     (_ok, dict(pairs=[(0, 1)], samples=1), "samples must be an integer in \\[2"),
     (_ok, dict(pairs=[(0, 1)], confidence=1.0), "confidence must be in \\(0, 1\\)"),
     (_ok, dict(pairs=[(0, 1)], confidence=0), "confidence"),
-    (_ok, dict(pairs=[(0, 1)], eps=0), "eps must be > 0"),
-    (_ok, dict(pairs=[(0, 1)], eps=-1), "eps must be > 0"),
+    (_ok, dict(pairs=[(0, 1)], eps=0), "eps must be in"),
+    (_ok, dict(pairs=[(0, 1)], eps=-1), "eps must be in"),
+    (_ok, dict(pairs=[(0, 1)], eps="1e400"), "eps must be in"),  # float(eps) was inf
+    (_ok, dict(pairs=[(0, 1)], samples="1e308"), "samples must be an integer in \\[2, 10\\^7\\]"),  # once a traceback
+    (_ok, dict(pairs=[(0, 1)], samples=10**7 + 1), "samples must be an integer in \\[2, 10\\^7\\]"),
+    (_ok, dict(pairs=[(i, i + 1) for i in range(0, 20, 2)], samples=10**7), "samples must be an integer in \\[2, 2000000\\]"),
     (_ok, dict(pairs=[(0, 1)], delta=1), "delta must be in"),
     (_ok, dict(pairs=[]), "at least one"),
     (_ok, dict(), "pairs must be given"),
