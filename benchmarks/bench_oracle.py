@@ -16,7 +16,8 @@ were compared, how many violated soundness (must be 0) and the closest margin:
   upper end is <= delta; margin as for blanket.
 - ``shuffle-exact``: shuffled k-RR with k^n <= 256 — every certified upper bound of every method is >=
   the brute-force worst case over all datasets; margin = upper - truth (absolute, in eps).
-- ``composition`` and ``exact-checker`` are added by their oracle modules (see ``FAMILIES``).
+- ``composition``: basic, advanced and optimal composition of k (eps, delta0)-DP mechanisms — every
+  certified upper bound is >= Kairouz-Oh-Viswanath's optimal eps (a 50-digit finite sum); margin relative.
 
 Prints one JSON object; exits 1 if any point violated soundness.
 """
@@ -39,9 +40,11 @@ import sympy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from oracles import composition as composition_oracle  # noqa: E402
 from oracles import shuffle as shuffle_oracle  # noqa: E402
 from oracles import shuffle_numeric as numeric_oracle  # noqa: E402
 
+from accountant.composition import composition_family  # noqa: E402
 from accountant.shuffle import SHUFFLE_METHODS, shuffle_family  # noqa: E402
 from accountant.shuffle_blanket import blanket_bennett, blanket_hoeffding  # noqa: E402
 from accountant.shuffle_closed_forms import efmrtt19, fmt21_closed, fmt23_closed, imola_theorem_4_3  # noqa: E402
@@ -132,11 +135,27 @@ def exact_shuffle(seed: int) -> Margin:
     return min(margins) if margins else None
 
 
+def composition(seed: int) -> Margin:
+    rng = np.random.default_rng(seed)
+    eps = Fraction(int(rng.integers(1, 10))) * Fraction(10) ** int(rng.integers(-6, 2))
+    k = int(rng.integers(1, 41))
+    delta = Fraction(int(rng.integers(1, 10)), 10 ** int(rng.integers(1, 13)))
+    delta0 = [Fraction(0), Fraction(0), Fraction(1, 10**8), Fraction(1, 10**4)][int(rng.integers(0, 4))]
+    truth = composition_oracle.kov_epsilon(eps, k, delta, delta0)
+    if truth is None:
+        return None
+    q = lambda f: sympy.Rational(f.numerator, f.denominator)  # noqa: E731
+    rows = composition_family(q(eps), k, q(delta), delta0=q(delta0))
+    margins = [_relative(r.upper, truth) for r in rows if r.upper is not None]
+    return min(margins) if margins else None
+
+
 FAMILIES: dict[str, tuple[Callable[[int], Margin], float]] = {
     "shuffle-closed": (closed_forms, 0.45),
     "shuffle-blanket": (blanket, 0.15),
     "shuffle-clone": (clone, 0.03),
     "shuffle-exact": (exact_shuffle, 0.02),
+    "composition": (composition, 0.2),
 }
 """Family name -> (one point's check, share of --points)."""
 
