@@ -20,9 +20,9 @@ _HELP = {
     "eps0": "local randomizers' eps0 > 0",
     "delta": "target delta, in (0, 1)",
     "k": "k-ary randomized response (2: binary); omit for any eps0-LDP randomizer",
-    "n_min": "smallest n of the grid, an integer >= 2 (default 1000)",
-    "n_max": "largest n of the grid, > n_min (default 1e8)",
-    "points": "number of log-spaced grid points, in [2, 200] (default 15)",
+    "n_min": "smallest n of the grid, an integer in [2, 10^30] (default 1000)",
+    "n_max": "largest n of the grid, in (n_min, 10^30] (default 1e8)",
+    "points": "number of log-spaced grid points, in [2, 200] (default 15; 200 points take up to ~80 s)",
 }
 
 
@@ -36,6 +36,25 @@ def _inputs(params: tuple[str, ...]) -> dict[str, str | None]:
         if name not in raw:
             raise InvalidParameterError(f"--param {name} is required ({_HELP[name]})")
     return {**_DEFAULTS, **raw}
+
+
+def _writable(out: str, formats: tuple[str, ...]) -> Path:
+    """``out`` as a path that a plot can be written to, checked by opening it for writing (without
+    truncating an existing file; a file created by the check is removed again)."""
+    target = Path(out)
+    if target.suffix.lower() not in formats:
+        raise InvalidParameterError(f"--out must end in one of {', '.join(formats)}. Got {out!r}")
+    if not target.parent.is_dir():
+        raise InvalidParameterError(f"--out: directory {str(target.parent)!r} does not exist. Got {out!r}")
+    existed = target.exists()
+    try:
+        with open(target, "ab"):
+            pass
+    except OSError as error:
+        raise InvalidParameterError(f"--out is not writable: {error.strerror or error}. Got {out!r}") from None
+    if not existed:
+        target.unlink(missing_ok=True)
+    return target
 
 
 def _summary_table(title: str, curves: dict[str, list[tuple[int, float]]]) -> Table:
@@ -59,12 +78,14 @@ def _summary_table(title: str, curves: dict[str, list[tuple[int, float]]]) -> Ta
 def plot_command(family: str, params: tuple[str, ...], out: str | None, as_json: bool) -> None:
     """Plot every bound of FAMILY (shuffle) against the number of users n, log-log, and save it to --out.
 
-    Parameters: eps0, delta (required); k (k-ary randomized response; omit for any eps0-LDP
-    randomizer); n_min (default 1000), n_max (default 1e8), points (default 15) for the log grid of n.
+    Parameters: eps0, delta (required; the ranges of ``bound shuffle``); k (k-ary randomized response;
+    omit for any eps0-LDP randomizer); n_min (default 1000), n_max (default 1e8, at most 10^30), points
+    (default 15, at most 200: about 80 s at the most) for the log grid of n. --out must be writable
+    (checked before the computation).
     Each method is drawn where its theorem applies; the exact truth only for small n; the
     no-amplification line is eps0. With --json: the points, each [n, eps rounded up].
     """
-    from accountant.shuffle_common import validate_shuffle_inputs
+    from accountant.shuffle_common import N_MAX, validate_shuffle_inputs
     from accountant.shuffle_plot import PLOT_FORMATS, log_n_grid, plot_shuffle_curves, shuffle_curves
 
     if family not in _FAMILIES:
@@ -72,20 +93,21 @@ def plot_command(family: str, params: tuple[str, ...], out: str | None, as_json:
     inputs = _inputs(params)
     if out is None:
         raise InvalidParameterError("--out is required: the image file to write (.png, .pdf or .svg)")
+    for name in ("n_min", "n_max"):  # the shuffle bounds' answerable n, named as the plot's parameter
+        require_int(name, inputs[name], minimum=2, maximum=N_MAX)
     grid = log_n_grid(inputs["n_min"], inputs["n_max"], inputs["points"])
     checked = validate_shuffle_inputs(inputs["eps0"], 2, inputs["delta"], inputs["k"])
-    target = Path(out)  # checked before the computation
-    if target.suffix.lower() not in PLOT_FORMATS:
-        raise InvalidParameterError(f"--out must end in one of {', '.join(PLOT_FORMATS)}. Got {out!r}")
-    if not target.parent.is_dir():
-        raise InvalidParameterError(f"--out: directory {str(target.parent)!r} does not exist. Got {out!r}")
+    target = _writable(out, PLOT_FORMATS)  # checked before the computation
     with progress_bar() as progress:
         task = progress.add_task("evaluating shuffle bounds", total=len(grid))
         curves = shuffle_curves(checked.eps0, checked.delta, grid, k=checked.k,
                                 progress=lambda n: progress.advance(task))
     randomizer = "any eps0-LDP randomizer" if checked.k is None else f"{checked.k}-ary randomized response"
     title = f"shuffle amplification: eps0 = {inputs['eps0']}, delta = {inputs['delta']}, {randomizer}"
-    written = plot_shuffle_curves(curves, target, title=title)
+    try:
+        written = plot_shuffle_curves(curves, target, title=title)
+    except OSError as error:  # e.g. the disk filled up while writing
+        raise InvalidParameterError(f"--out could not be written: {error.strerror or error}. Got {out!r}") from None
     payload = {"family": family,
                "inputs": {"eps0": inputs["eps0"], "delta": inputs["delta"], "k": checked.k,
                           "n_min": grid[0], "n_max": grid[-1], "points": require_int("points", inputs["points"])},

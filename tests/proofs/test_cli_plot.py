@@ -91,6 +91,9 @@ def test_table_output_writes_the_image(capsys, tmp_path):
     (("eps0=1", "delta=1e-6", "n_min=1"), "x.png", "n_min"),
     (("eps0=1", "delta=1e-6"), "x.txt", "--out"),
     (("eps0=1", "delta=1e-6"), "missing-dir/x.png", "--out"),
+    (("eps0=1", "delta=1e-6"), "/proc/x.png", "--out"),  # an unwritable path was a FileNotFoundError traceback
+    (("eps0=1", "delta=1e-6", "n_max=1e308"), "x.png", "n_max"),  # was named "n" (and 2**4096 overflowed)
+    (("eps0=1", "delta=1e-6", "n_min=2**4096", "n_max=2**4097"), "x.png", "n_min"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, params, out, named):
     argv = ["plot", "shuffle"]
@@ -103,6 +106,18 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, params, out, named):
     assert err.count("\n") == 1 and err.startswith("dpcert: error:") and named in err
     assert "Traceback" not in err
     assert not any(tmp_path.iterdir())  # nothing written
+
+
+def test_out_that_cannot_be_opened_is_bad_input_and_an_existing_file_is_kept(capsys, tmp_path):
+    (tmp_path / "x.png").mkdir()
+    code, _, err = run(capsys, "plot", "shuffle", "--param", "eps0=1", "--param", "delta=1e-6",
+                       "--out", str(tmp_path / "x.png"))
+    assert code == 2 and err.startswith("dpcert: error: --out is not writable") and err.count("\n") == 1
+    kept = tmp_path / "kept.png"
+    kept.write_bytes(b"old")
+    code, _, err = run(capsys, "plot", "shuffle", "--param", "eps0=1", "--param", "delta=1e-6", "--param", "zeta=1",
+                       "--out", str(kept))
+    assert code == 2 and kept.read_bytes() == b"old"
 
 
 def test_unknown_family_is_bad_input(capsys, tmp_path):
