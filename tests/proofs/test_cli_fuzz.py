@@ -36,7 +36,7 @@ from mechanisms.zoo import ZOO
 TIME_LIMIT_SECONDS = 60
 """A run that takes longer is a hang (the slowest legitimate fuzzed run takes a few seconds)."""
 
-EXAMPLES = int(os.environ.get("DPCERT_CLI_FUZZ_EXAMPLES", "6"))
+EXAMPLES = int(os.environ.get("DPCERT_CLI_FUZZ_EXAMPLES", "3"))
 
 HOSTILE = (
     "0", "-1", "-0", "1/2", "2", "1e12", "1e30", "1e308", "1e400", "1e4000", "10^400", "2**4096",
