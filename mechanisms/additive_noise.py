@@ -12,18 +12,26 @@ import sympy
 
 from mechanisms.base import ContinuousMechanism, check_size
 from mechanisms.neighbours import WithinDistance
-from mechanisms.parameters import require_positive, to_exact
+from mechanisms.parameters import EPS_RANGE, InvalidParameterError, exact_sign, require_eps, require_positive, to_exact
 
-__all__ = ["Laplace", "LaplaceWrongScale", "Gaussian"]
+__all__ = ["Laplace", "LaplaceWrongScale", "Gaussian", "SCALE_RANGE"]
+
+SCALE_RANGE = (sympy.Rational(1, 10**6), sympy.Integer(10**6))
+"""sensitivity and sigma lie in [10^-6, 10^6]: noise scales (sensitivity / eps within [10^-10, 10^306]) stay
+floats for sampling, and the Gaussian's tails Phi(-(sensitivity / (2 sigma) + eps sigma / sensitivity))
+stay within what mpmath evaluates in milliseconds."""
 
 
 class _AdditiveNoise(ContinuousMechanism):
     sensitivity: sympy.Expr
 
     def __post_init__(self) -> None:
-        """Every parameter of an additive-noise mechanism (eps, sigma, sensitivity) must be > 0."""
+        """eps in :data:`~mechanisms.parameters.EPS_RANGE`; sigma and sensitivity in :data:`SCALE_RANGE`."""
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            object.__setattr__(self, f.name, require_positive(f.name, getattr(self, f.name)))
+            value = getattr(self, f.name)
+            exact = (require_eps(f.name, value) if f.name == "eps"
+                     else require_positive(f.name, value, at_least=SCALE_RANGE[0], at_most=SCALE_RANGE[1]))
+            object.__setattr__(self, f.name, exact)
 
     @property
     def neighbours(self) -> WithinDistance:
@@ -85,6 +93,13 @@ class LaplaceWrongScale(_LaplaceFamily):
     name: ClassVar[str] = "laplace-wrong-scale"
     eps: sympy.Expr
     sensitivity: sympy.Expr = sympy.Integer(1)
+
+    def __post_init__(self) -> None:
+        """As every additive-noise mechanism, and its tightest eps, sensitivity / eps, at most 10^4."""
+        super().__post_init__()
+        if exact_sign(self.sensitivity / self.eps - EPS_RANGE[1]) > 0:
+            raise InvalidParameterError(f"sensitivity / eps (the tightest eps of laplace-wrong-scale) must be <= "
+                                        f"{EPS_RANGE[1]}. Got {sympy.Float(self.sensitivity / self.eps, 6)}")
 
     @property
     def scale(self) -> sympy.Expr:

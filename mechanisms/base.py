@@ -18,7 +18,7 @@ import sympy
 from mechanisms.neighbours import NeighbourRelation
 from mechanisms.parameters import InvalidParameterError
 
-__all__ = ["Mechanism", "FiniteMechanism", "ContinuousMechanism", "check_size"]
+__all__ = ["Mechanism", "FiniteMechanism", "ContinuousMechanism", "check_size", "require_index"]
 
 
 def check_size(size: object) -> int:
@@ -26,6 +26,12 @@ def check_size(size: object) -> int:
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
         raise InvalidParameterError(f"size must be an integer >= 0. Got {size!r}")
     return int(size)
+
+
+def require_index(x: object, lo: int, hi: int) -> None:
+    """Raise unless ``x`` is an integer input in [lo, hi] (without listing the inputs, which may be many)."""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not lo <= x <= hi:
+        raise InvalidParameterError(f"x must be one of the mechanism's inputs, an integer in [{lo}, {hi}]. Got {x!r}")
 
 
 class Mechanism(ABC):

@@ -6,11 +6,13 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from mechanisms.additive_noise import Gaussian, Laplace, LaplaceWrongScale
+from mechanisms.additive_noise import SCALE_RANGE, Gaussian, Laplace, LaplaceWrongScale
 from mechanisms.base import Mechanism
-from mechanisms.exponential import ExponentialMechanism
-from mechanisms.geometric import Geometric, GeometricRenormalized
-from mechanisms.parameters import InvalidParameterError
+from mechanisms.exponential import MAX_UTILITIES, UTILITY_BOUND, ExponentialMechanism
+from mechanisms.geometric import MAX_END, Geometric, GeometricRenormalized
+from mechanisms.parameters import EPS_RANGE, InvalidParameterError, range_text
+from mechanisms.randomized_response import MAX_ENUMERATED_K as KRR_ENUMERATED_K
+from mechanisms.randomized_response import MAX_K as KRR_MAX_K
 from mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
 from mechanisms.recommenders.sketches import (
     MaxSenseSketch,
@@ -20,8 +22,10 @@ from mechanisms.recommenders.sketches import (
     RatedPairSketch,
     RatedPairSketchPublicItems,
 )
+from mechanisms.unary_encoding import MAX_ENUMERATED_K as UE_ENUMERATED_K
+from mechanisms.unary_encoding import MAX_K as UE_MAX_K
 from mechanisms.unary_encoding import UnaryEncoding
-from mechanisms.user_level.gkrr import GeneralizedKRR
+from mechanisms.user_level.gkrr import MAX_CLUSTER_SIZE, MAX_ENUMERATED_POINTS, GeneralizedKRR
 
 __all__ = ["MechanismEntry", "Parameter", "CATALOG", "make_mechanism", "parse_utilities"]
 
@@ -77,10 +81,14 @@ class MechanismEntry:
         return self.factory(**values)
 
 
-_EPS = Parameter("eps", "privacy parameter eps > 0 (exact: 1, 0.5, 3/2, log(3))")
-_SENSITIVITY = Parameter("sensitivity", "sensitivity > 0", default="1")
-_RANGE = (Parameter("lo", "smallest input and output (integer)", default="0"),
-          Parameter("hi", "largest input and output (integer > lo)", default="10"))
+# The ranges are the validators' own (each mechanism's __post_init__), shown here for `dpcert mechanisms`.
+_EPS = Parameter("eps", f"privacy parameter eps in {range_text(*EPS_RANGE)} (exact: 1, 0.5, 3/2, log(3))")
+_SKETCH_EPS = Parameter("eps", "privacy parameter eps > 0 (exact: 1, 0.5, 3/2, log(3))")
+_SENSITIVITY = Parameter("sensitivity", f"sensitivity in {range_text(*SCALE_RANGE)}", default="1")
+_RANGE = (Parameter("lo", f"smallest input and output, an integer in {range_text(-MAX_END, MAX_END)}", default="0"),
+          Parameter("hi", f"largest input and output, an integer > lo in {range_text(-MAX_END, MAX_END)} (the exact "
+                          f"checker enumerates hi - lo <= {Geometric.max_enumerated_span}, "
+                          f"{GeometricRenormalized.max_enumerated_span} for the renormalised one)", default="10"))
 
 _ITEMS = Parameter("N", "number of items (integer >= 2)")
 _RATED = Parameter("w", "items rated per user (1 <= w <= N)")
@@ -92,9 +100,12 @@ CATALOG: dict[str, MechanismEntry] = {
         MechanismEntry("randomized-response", RandomizedResponse, (_EPS,),
                        "eps-DP bit release (binary randomized response)"),
         MechanismEntry("k-rr", KaryRandomizedResponse,
-                       (Parameter("k", "number of values, integer >= 2"), _EPS), "k-ary randomized response"),
+                       (Parameter("k", f"number of values, an integer in {range_text(2, KRR_MAX_K)} (the exact checker "
+                                       f"enumerates k <= {KRR_ENUMERATED_K}; --symbolic: any k)"), _EPS),
+                       "k-ary randomized response"),
         MechanismEntry("unary-encoding", UnaryEncoding,
-                       (Parameter("k", "number of values, integer >= 2"), _EPS,
+                       (Parameter("k", f"number of values, an integer in {range_text(2, UE_MAX_K)} (the exact checker "
+                                       f"enumerates k <= {UE_ENUMERATED_K}; --symbolic: any k)"), _EPS,
                         Parameter("variant", "sue | oue", default="oue")),
                        "unary encoding: symmetric (SUE, basic RAPPOR) or optimised (OUE)"),
         MechanismEntry("geometric", Geometric, (_EPS, *_RANGE),
@@ -103,40 +114,45 @@ CATALOG: dict[str, MechanismEntry] = {
                        "geometric noise truncated by renormalising (not eps-DP)", negative_control=True),
         MechanismEntry("exponential", ExponentialMechanism,
                        (_EPS, _SENSITIVITY,
-                        Parameter("utilities", "JSON matrix u[x][r]; consecutive rows are neighbours",
+                        Parameter("utilities", f"JSON matrix u[x][r] of at most {MAX_UTILITIES} entries in "
+                                               f"{range_text(-UTILITY_BOUND, UTILITY_BOUND)}, with eps (max u - min u) "
+                                               f"/ (2 sensitivity) <= {EPS_RANGE[1]}; consecutive rows are neighbours",
                                   parse=parse_utilities)),
                        "exponential mechanism over finitely many outputs"),
         MechanismEntry("laplace", Laplace, (_EPS, _SENSITIVITY), "Laplace noise of scale sensitivity/eps"),
         MechanismEntry("laplace-wrong-scale", LaplaceWrongScale, (_EPS, _SENSITIVITY),
-                       "Laplace noise of scale eps (not eps-DP when eps^2 < sensitivity)", negative_control=True),
+                       f"Laplace noise of scale eps (not eps-DP when eps^2 < sensitivity; sensitivity / eps <= "
+                       f"{EPS_RANGE[1]})", negative_control=True),
         MechanismEntry("pairwise-preference-sketch", PairwisePreferenceSketch,
-                       (_ITEMS, _RATED, _EPS, Parameter("pair", "public probed pair of items, e.g. 0,3", default="0,1"),
+                       (_ITEMS, _RATED, _SKETCH_EPS, Parameter("pair", "public probed pair of items, e.g. 0,3", default="0,1"),
                         _RULE),
                        "Pairwise-Preference user sketch for a public pair (000_0c6e7fdc3fd68303.txt, Theorem 8)"),
-        MechanismEntry("rated-pair-sketch", RatedPairSketch, (_ITEMS, _RATED, _EPS, _RULE),
+        MechanismEntry("rated-pair-sketch", RatedPairSketch, (_ITEMS, _RATED, _SKETCH_EPS, _RULE),
                        "variant (ii): the pair is drawn from the rated items (not private w.r.t. which items)",
                        negative_control=True),
         MechanismEntry("rated-pair-sketch-public-items", RatedPairSketchPublicItems,
-                       (_EPS, Parameter("items", "the public rated items, e.g. 0,2,4", default="0,1"), _RULE),
+                       (_SKETCH_EPS, Parameter("items", "the public rated items, e.g. 0,2,4", default="0,1"), _RULE),
                        "variant (ii) with the rated items public: eps-DP for the ratings"),
         MechanismEntry("maxsense-sketch", MaxSenseSketch,
-                       (_ITEMS, _RATED, _EPS, Parameter("sensing", "public 0/1 sensing vector of length N, e.g. 01010")),
+                       (_ITEMS, _RATED, _SKETCH_EPS, Parameter("sensing", "public 0/1 sensing vector of length N, e.g. 01010")),
                        "MaxSense user sketch for a public sensing vector (Theorem 15)"),
         MechanismEntry("multi-maxsense-sketch", MultiMaxSenseSketch,
-                       (_ITEMS, _RATED, _EPS, Parameter("blocks", "disjoint public item blocks, e.g. 0 1|2 3")),
+                       (_ITEMS, _RATED, _SKETCH_EPS, Parameter("blocks", "disjoint public item blocks, e.g. 0 1|2 3")),
                        "Multi-MaxSense user sketch: one eps/Q bit per block (Theorem 16)"),
         MechanismEntry("membership-query", MembershipQuery,
                        (_ITEMS, Parameter("A", "set of (item, bit) pairs as JSON, e.g. [[0,1],[2,0]]")),
                        "non-private 1-bit membership query, w = 1 (Theorem 10 proof)", negative_control=True),
         MechanismEntry("gkrr", GeneralizedKRR,
-                       (Parameter("alpha0", "per-item metric-DP parameter alpha0 > 0 (exact: 1, 1/2, log(3))"),
-                        Parameter("s", "number of clusters, integer >= 1"),
-                        Parameter("t", "points per cluster, integer >= 1 (s * t >= 2)"),
+                       (Parameter("alpha0", f"per-item metric-DP parameter alpha0 in {range_text(*EPS_RANGE)} "
+                                            "(exact: 1, 1/2, log(3))"),
+                        Parameter("s", f"number of clusters, an integer in {range_text(1, MAX_CLUSTER_SIZE)}"),
+                        Parameter("t", f"points per cluster, an integer in {range_text(1, MAX_CLUSTER_SIZE)} "
+                                       f"(s * t >= 2; the exact checker enumerates s * t <= {MAX_ENUMERATED_POINTS})"),
                         Parameter("r", "distance within a cluster, in (0, 1/2)")),
                        "generalized k-RR on the clustered metric B x C, alpha0-metric-DP "
                        "(002_1def8c9789d6e1bd.txt, Section 6.2)"),
         MechanismEntry("gaussian", Gaussian,
-                       (Parameter("sigma", "noise standard deviation > 0"), _SENSITIVITY),
+                       (Parameter("sigma", f"noise standard deviation in {range_text(*SCALE_RANGE)}"), _SENSITIVITY),
                        "Gaussian noise: (eps, delta)-DP, never pure eps-DP"),
     )
 }

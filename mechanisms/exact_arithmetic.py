@@ -14,48 +14,52 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import sympy
+
+from mechanisms.interval_sign import interval_sign
 from mpmath.ctx_iv import MPIntervalContext
 
 __all__ = ["UndecidedSignError", "ExponentialField", "cancel_exponentials", "certified_float", "certified_value",
-           "exact_max", "exact_sign"]
+           "exact_max", "exact_sign", "proved_bracket"]
 
 
 class UndecidedSignError(ArithmeticError):
     """The sign of a closed-form number could not be decided at the precision dpcert tries."""
 
 
-_MAX_DEGREE = 4096
+_MAX_DEGREE = 100_000
 """The largest power of s that :meth:`ExponentialField.covering` accepts: exponents such as 1 and
-1000002/1000003 have a common s = exp(1/1000003) but need polynomials of degree 10^6 (hours of sympy)."""
+1000002/1000003 have a common s = exp(1/1000003) but need polynomials of degree 10^6 (hours of sympy;
+sparse polynomials of degree 10^5 take seconds)."""
 
 
 @dataclass(frozen=True, eq=False)
 class ExponentialField:
-    """Q(s) with s = exp(b/q), holding every value it was built for as a rational function of s.
+    """Q(s_1, ..., s_n) with s_i = exp(b_i), holding values as rational functions of the s_i.
 
-    A non-zero polynomial in s does not vanish at s = exp(b/q) when exp(b/q) is transcendental
-    (Lindemann-Weierstrass for algebraic b/q != 0; sympy writes exp(r log a) as a^r, so exponents that
-    remain are not logarithms of algebraic numbers), so signs in the field are decided by evaluating
-    a numerator polynomial at s with interval arithmetic until the interval excludes 0.
+    :meth:`covering` builds one generator s = exp(b/q) of which every exponential is a power (then a
+    non-zero polynomial does not vanish at s: exp(b/q) is transcendental by Lindemann-Weierstrass for
+    algebraic b/q != 0, and sympy writes exp(r log a) as a^r, so the exponents that remain are not
+    logarithms of algebraic numbers). :meth:`independent` gives every exponential its own generator: an
+    identity of rational functions in independent symbols holds at every value of them, so a zero
+    polynomial still proves a zero; a non-zero one is then only evaluated, and a value that is 0 through
+    relations between the exponentials stays undecided. Signs are read by evaluating numerator
+    polynomials with interval arithmetic until the interval excludes 0.
     """
 
-    generator: sympy.Dummy
-    value: sympy.Expr
+    generators: tuple[sympy.Dummy, ...]
+    exponents: tuple[sympy.Expr, ...]
+    """b_i, with s_i = exp(b_i)."""
     substitution: dict[sympy.Expr, sympy.Expr]
     field: object
-    exponent: sympy.Expr = sympy.Integer(1)
-    """b/q, with s = exp(b/q)."""
     _memo: dict[sympy.Expr, object] = field(default_factory=dict, compare=False, repr=False)
+    _fractions: dict[sympy.Expr, tuple[object, object]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def covering(cls, exprs: Iterable[sympy.Expr]) -> ExponentialField | None:
-        """The field for ``exprs``, or None when their exponents are not rational multiples of one number
-        (or need powers of s beyond :data:`_MAX_DEGREE`)."""
-        powers: dict[sympy.Expr, sympy.Expr] = {}
-        for expr in exprs:
-            powers.update((a, a.args[0]) for a in expr.atoms(sympy.exp))
-            if expr.has(sympy.E):
-                powers[sympy.E] = sympy.Integer(1)
+    def covering(cls, exprs: Iterable[sympy.Expr], *, max_degree: int | None = _MAX_DEGREE) -> ExponentialField | None:
+        """The one-generator field for ``exprs``, or None when their exponents are not rational multiples
+        of one number (or need powers of s beyond ``max_degree``: fine for :meth:`fraction`, which never
+        takes a gcd, but not for :meth:`element`, whose reduced fractions take gcds of that degree)."""
+        powers = _exponentials(exprs)
         base = next((arg for arg in powers.values() if not arg.is_Rational), sympy.Integer(1))
         # exact ratios only: nsimplify would approximate (it reads 10^-32 as 0 and e * 10^-40 as 0)
         ratios = {atom: _exact_ratio(arg, base) for atom, arg in powers.items()}
@@ -64,28 +68,47 @@ class ExponentialField:
         denominator = 1
         for r in ratios.values():
             denominator = sympy.ilcm(denominator, r.q)
-        if any(abs(r * denominator) > _MAX_DEGREE for r in ratios.values()):
+        if max_degree is not None and any(abs(r * denominator) > max_degree for r in ratios.values()):
             return None
         s = sympy.Dummy("s", positive=True)
-        return cls(s, sympy.exp(base / denominator), {a: s ** (r * denominator) for a, r in ratios.items()},
-                   sympy.QQ.frac_field(s), base / denominator)
+        return cls((s,), (base / denominator,), {a: s ** (r * denominator) for a, r in ratios.items()},
+                   sympy.QQ.frac_field(s))
+
+    @classmethod
+    def independent(cls, exprs: Iterable[sympy.Expr]) -> ExponentialField:
+        """The field with one generator per distinct exponential of ``exprs`` (see the class docstring)."""
+        powers = _exponentials(exprs)
+        generators = tuple(sympy.Dummy(f"s{i}", positive=True) for i in range(len(powers))) or (sympy.Dummy("s"),)
+        exponents = tuple(powers.values()) or (sympy.Integer(1),)
+        return cls(generators, exponents, dict(zip(powers, generators)), sympy.QQ.frac_field(*generators))
+
+    @property
+    def generator(self) -> sympy.Dummy:
+        """s of a one-generator field."""
+        return self.generators[0]
+
+    @property
+    def value(self) -> sympy.Expr:
+        """exp(b/q) of a one-generator field."""
+        return sympy.exp(self.exponents[0])
 
     def element(self, expr: sympy.Expr) -> object:
-        """``expr`` as an element of Q(s).
+        """``expr`` as an element of the field.
 
         Sums, products and integer powers are converted part by part and remembered, so a normaliser
         shared by many probabilities (sum_y exp(-eps |y - x|) of a renormalised mechanism) is converted
         once, and a sum is added over one common denominator (:meth:`total`), not with a gcd per term.
 
         Raises:
-            ValueError: ``expr`` has a coefficient outside Q (e.g. log(3)) or is not a rational function of s.
+            ValueError: ``expr`` has a coefficient outside Q (e.g. log(3)) or is not a rational function
+                of the generators.
         """
         found = self._memo.get(expr)
         if found is not None:
             return found
         if isinstance(expr, sympy.Add):
-            numerator, denominator = self.total((1, self.parts(self.element(a))) for a in expr.args)
-            found = self.field.field.new(numerator, denominator)
+            parts = (self.parts((e.numer, e.denom)) for e in map(self.element, expr.args))
+            found = self.field.field.new(*self.total((1, part) for part in parts))
         elif isinstance(expr, sympy.Mul):
             found = self.field.one
             for a in expr.args:
@@ -101,99 +124,160 @@ class ExponentialField:
         return found
 
     def to_sympy(self, element: object) -> sympy.Expr:
-        """The closed form of a field element, with s written as exp(b/q) again."""
-        return self.field.to_sympy(element).subs(self.generator, self.value)
+        """The closed form of a field element, with each s_i written as exp(b_i) again."""
+        return self.field.to_sympy(element).subs({g: sympy.exp(b) for g, b in zip(self.generators, self.exponents)})
 
-    def parts(self, element: object) -> tuple[object, int, object]:
-        """(N, m, R) with element = N / (s^m R), R monic and R(0) != 0: the form :meth:`total` sums."""
+    def fraction(self, expr: sympy.Expr) -> tuple[object, object]:
+        """``expr`` as a pair (numerator, denominator) of polynomials in the generators, not reduced.
+
+        No gcd is ever taken, so powers of s of any degree are cheap (polynomials are sparse: exponents
+        1 and 1000002/1000003 give s^1000003 and s^1000002, two terms). Sums, products and integer
+        powers are converted part by part and remembered.
+
+        Raises:
+            ValueError: ``expr`` has a coefficient outside Q (e.g. log(3)) or is not a rational function
+                of the generators.
+        """
+        found = self._fractions.get(expr)
+        if found is not None:
+            return found
         ring = self.field.field.ring
-        denom = element.denom
-        shift = min(m[0] for m in denom.monoms())
-        rest = denom if shift == 0 else ring.from_dict({(m[0] - shift,): v for m, v in denom.terms()})
+        if isinstance(expr, sympy.Add):
+            found = self.total((1, self.parts(self.fraction(a))) for a in expr.args)
+        elif isinstance(expr, sympy.Mul):
+            numerator, denominator = ring.one, ring.one
+            for a in expr.args:
+                n, d = self.fraction(a)
+                numerator, denominator = numerator * n, denominator * d
+            found = (numerator, denominator)
+        elif isinstance(expr, sympy.Pow) and expr.exp.is_Integer:
+            n, d = self.fraction(expr.base)
+            power = int(expr.exp)
+            found = (n**power, d**power) if power >= 0 else (d ** -power, n ** -power)
+            if not found[1]:
+                raise ValueError(f"division by zero in {expr}")
+        elif expr.is_Rational:
+            found = (ring.ground_new(ring.domain.convert(expr)), ring.one)
+        elif expr in self.substitution:
+            monomial = self.substitution[expr]
+            base, power = monomial.as_base_exp()
+            generator = ring.gens[self.generators.index(base)]
+            found = (generator ** int(power), ring.one) if power >= 0 else (ring.one, generator ** int(-power))
+        else:
+            raise ValueError(f"{expr} is not a rational function of exponentials with rational coefficients")
+        self._fractions[expr] = found
+        return found
+
+    def parts(self, fraction: tuple[object, object]) -> tuple[object, tuple[int, ...], object]:
+        """(N, m, R) with N / D = N / (s^m R), s^m a monomial, R monic without a monomial factor.
+
+        The form :meth:`total` sums.
+        """
+        ring = self.field.field.ring
+        numer, denom = fraction
+        shift = tuple(min(exponents) for exponents in zip(*denom.monoms()))
+        rest = denom if not any(shift) else ring.from_dict(
+            {tuple(e - m for e, m in zip(monom, shift)): v for monom, v in denom.terms()})
         lc = rest.LC
         if lc == ring.domain.one:
-            return element.numer, shift, rest
-        return element.numer.quo_ground(lc), shift, rest.quo_ground(lc)
+            return numer, shift, rest
+        return numer.quo_ground(lc), shift, rest.quo_ground(lc)
 
-    def total(self, terms: Iterable[tuple[object, tuple[object, int, object]]]) -> tuple[object, object]:
+    def total(self, terms: Iterable[tuple[object, tuple[object, tuple[int, ...], object]]]) -> tuple[object, object]:
         """sum of c * N / (s^m R) over (rational c, :meth:`parts` of an element), as (numerator, denominator).
 
-        Terms are grouped by R (a pmf's denominators mostly differ by powers of s: the geometric
-        mechanism's are (s + 1) s^d), so the sum takes one lcm of the distinct R and shifts by powers of
-        s instead of a gcd per addition. The fraction is not reduced: it equals 1 iff numerator ==
-        denominator, and 0 iff the numerator is the zero polynomial.
+        Terms are grouped by R (a pmf's denominators mostly differ by monomials: the geometric
+        mechanism's are (s + 1) s^d), so the sum multiplies the distinct R once and shifts by monomials;
+        no gcd is taken. The fraction is not reduced: it equals 1 iff numerator == denominator, and 0 iff
+        the numerator is the zero polynomial.
         """
         ring = self.field.field.ring
         domain = ring.domain
-        groups: dict[tuple, tuple[object, list[tuple[object, object, int]]]] = {}
+        groups: dict[tuple, tuple[object, list[tuple[object, object, tuple[int, ...]]]]] = {}
         for c, (numer, shift, rest) in terms:
             if c:
                 coefficient = domain(c) if isinstance(c, int) else domain.convert(sympy.Rational(c))
                 groups.setdefault(tuple(rest.terms()), (rest, []))[1].append((coefficient, numer, shift))
         if not groups:
             return ring.zero, ring.one
-        top = max(shift for _, parts in groups.values() for _, _, shift in parts)
+        top = tuple(max(exponents) for exponents in zip(*(shift for _, parts in groups.values()
+                                                             for _, _, shift in parts)))
+        rests = [rest for rest, _ in groups.values()]
         common = ring.one
-        for rest, _ in groups.values():
-            common = common.lcm(rest)
+        for rest in rests:
+            common *= rest
         numerator = ring.zero
-        for rest, parts in groups.values():
-            sums: dict[int, object] = {}  # power of s -> coefficient: one pass, no intermediate polynomials
+        for index, (rest, parts) in enumerate(groups.values()):
+            sums: dict[tuple[int, ...], object] = {}  # monomial -> coefficient: one pass, no intermediate polynomials
             for coefficient, numer, shift in parts:
-                offset = top - shift
-                for (power,), value in numer.items():
-                    key = power + offset
+                offset = tuple(t - m for t, m in zip(top, shift))
+                for monom, value in numer.items():
+                    key = tuple(e + o for e, o in zip(monom, offset))
                     sums[key] = sums.get(key, domain.zero) + coefficient * value
-            partial = ring.from_dict({(power,): value for power, value in sums.items() if value})
-            numerator += partial * common.exquo(rest) if rest != common else partial
-        return numerator, common.mul_monom((top,)) if top else common
+            partial = ring.from_dict({monom: value for monom, value in sums.items() if value})
+            for other, cofactor in enumerate(rests):  # common / rest, without a division
+                if other != index:
+                    partial *= cofactor
+            numerator += partial
+        return numerator, common.mul_monom(top) if any(top) else common
 
     def sign(self, numerator: object, denominator: object) -> int:
-        """The exact sign of numerator(s) / denominator(s) at s = exp(b/q)."""
+        """The exact sign of numerator / denominator at s_i = exp(b_i)."""
         return self.polynomial_sign(numerator) * self.polynomial_sign(denominator)
 
     def polynomial_sign(self, polynomial: object) -> int:
-        """The exact sign of a polynomial with rational coefficients at s = exp(b/q).
+        """The exact sign of a polynomial with rational coefficients at s_i = exp(b_i).
 
-        0 only for the zero polynomial (s is transcendental). Otherwise Horner's rule in mpmath interval
-        arithmetic at 30, 120, 500 and 2000 digits, until the enclosure excludes 0.
+        The zero polynomial gives 0. Otherwise the polynomial is evaluated in mpmath interval arithmetic
+        at 30, 120, 500 and 2000 digits, until the enclosure excludes 0 (for one generator it cannot
+        vanish, as s is transcendental).
 
         Raises:
             UndecidedSignError: the enclosure still contains 0 at 2000 digits.
         """
         if not polynomial:
             return 0
-        terms = sorted(((m[0], c) for m, c in polynomial.terms()), reverse=True)
+        terms = list(polynomial.terms())
         for digits in (30, 120, 500, 2000):
             ctx = MPIntervalContext()
             ctx.dps = digits + 10
-            s = self._enclosure(ctx, digits + 10)
-            if s is None:
+            points = [self._enclosure(ctx, b, digits + 10) for b in self.exponents]
+            if any(point is None for point in points):
                 continue
             value = ctx.mpf(0)
-            degree = terms[0][0]
-            for power, c in terms:
-                value = value * s ** (degree - power) + ctx.mpf(int(c.numerator)) / int(c.denominator)
-                degree = power
-            value *= s ** degree
+            for monom, c in terms:
+                term = ctx.mpf(int(c.numerator)) / int(c.denominator)
+                for point, power in zip(points, monom):
+                    if power:
+                        term *= point ** power
+                value += term
             if value.a > 0:
                 return 1
             if value.b < 0:
                 return -1
-        raise UndecidedSignError(f"could not decide the sign of a polynomial of degree {terms[0][0]} "
-                                 f"at s = {self.value}")
+        raise UndecidedSignError(f"could not decide the sign of a polynomial with {len(terms)} terms at "
+                                 f"exp({', '.join(map(str, self.exponents))})")
 
-    def _enclosure(self, ctx: MPIntervalContext, digits: int):
-        """An interval holding s = exp(b/q), from the exact rational b/q or a certified evaluation of it."""
-        b = self.exponent
-        if b.is_Rational:
-            return ctx.exp(ctx.mpf(int(b.p)) / int(b.q))
-        approx = _strict_evalf(b, digits, 4 * digits)
-        if approx is None:
-            return None
-        centre = ctx.mpf(str(approx))
-        radius = abs(centre) * ctx.mpf(10) ** (2 - digits)
-        return ctx.exp(centre + ctx.mpf([-1, 1]) * radius)
+    @staticmethod
+    def _enclosure(ctx: MPIntervalContext, b: sympy.Expr, digits: int):
+        """An interval holding exp(b), from the exact rational b or a proved bracket of it."""
+        if not b.is_Rational:
+            try:
+                low, high = proved_bracket(b, digits)
+            except UndecidedSignError:
+                return None
+            return ctx.exp(ctx.mpf([ctx.mpf(int(low.p)) / int(low.q), ctx.mpf(int(high.p)) / int(high.q)]))
+        return ctx.exp(ctx.mpf(int(b.p)) / int(b.q))
+
+
+def _exponentials(exprs: Iterable[sympy.Expr]) -> dict[sympy.Expr, sympy.Expr]:
+    """Every exponential atom of ``exprs`` (E included) with its exponent."""
+    powers: dict[sympy.Expr, sympy.Expr] = {}
+    for expr in exprs:
+        powers.update((a, a.args[0]) for a in expr.atoms(sympy.exp))
+        if expr.has(sympy.E):
+            powers[sympy.E] = sympy.Integer(1)
+    return powers
 
 
 def _exact_ratio(arg: sympy.Expr, base: sympy.Expr) -> sympy.Rational | None:
@@ -232,16 +316,13 @@ def _cancel_independently(expr: sympy.Expr) -> sympy.Expr:
     return cancelled.xreplace({v: a for a, v in symbols.items()})
 
 
-_WORKING_DIGITS = (120, 1200, 5000)
-"""Working precisions (decimal digits) that :func:`certified_float` lets sympy use against cancellation."""
-
-
 def _strict_evalf(expr: sympy.Expr, digits: int, working_digits: int) -> sympy.Expr | None:
-    """``expr`` with ``digits`` correct significant digits, or None where sympy cannot guarantee them.
+    """sympy's ``evalf(strict=True)`` of ``expr``, or None where it gives up.
 
-    sympy's ``evalf(strict=True)`` raises instead of returning digits that are not all correct (a plain
-    ``evalf`` may return 0 or a wrong value after a cancellation: exp(10^-300) - 1 at 30 digits).
-    A closed form that sympy cannot evaluate at all (an overflow inside its assumptions) gives None.
+    Not a certificate: strict evaluation still rounds a function's argument to the working precision
+    (log(1 + 10^-40) evaluates to 0), so a sign read from it is only a fallback for functions interval
+    arithmetic does not cover (:func:`mechanisms.interval_sign.interval_sign`). A closed form that sympy
+    cannot evaluate at all (an overflow inside its assumptions) gives None.
     """
     try:
         approx = expr.evalf(digits, strict=True, maxn=working_digits)
@@ -250,22 +331,48 @@ def _strict_evalf(expr: sympy.Expr, digits: int, working_digits: int) -> sympy.E
     return approx if approx.is_Number else None
 
 
-def certified_value(expr: sympy.Expr) -> sympy.Float:
-    """``expr`` to 20 certified significant digits (sympy's strict evaluation, up to 5000 working digits).
+def proved_bracket(expr: sympy.Expr, digits: int) -> tuple[sympy.Rational, sympy.Rational]:
+    """Rationals lo < expr < hi with hi - lo = 2 |expr| 10^-digits (about), proved by interval arithmetic.
+
+    An evaluation a (sympy's, at ``digits`` + 5, then more digits: it can be wrong where a function's
+    argument is rounded, log(1 + 10^-40) at 30 digits is 0) is accepted only when
+    :func:`mechanisms.interval_sign.interval_sign` shows expr - a (1 -+ 10^-digits) have opposite signs.
 
     Raises:
-        UndecidedSignError: no certified evaluation within 5000 working digits (the number is 0 in a
-            form sympy does not reduce, or needs more digits to separate from 0).
+        UndecidedSignError: no evaluation could be proved (the value is 0, too close to 0, or built from
+            functions interval arithmetic does not enclose).
     """
-    for working_digits in _WORKING_DIGITS:
-        approx = _strict_evalf(expr, 20, working_digits)
-        if approx is not None:
-            return approx
-    raise UndecidedSignError(f"could not evaluate {_short(expr)} to 20 certified digits")
+    expr = sympy.sympify(expr)
+    for evaluation_digits in (digits + 5, 2 * digits + 40, 4 * digits + 200, 8 * digits + 1000):
+        try:
+            approx = expr.evalf(evaluation_digits, maxn=4 * evaluation_digits)
+        except (OverflowError, ValueError):
+            continue
+        if not approx.is_Number or approx == 0:
+            continue
+        centre = sympy.Rational(approx)
+        radius = abs(centre) / 10**digits
+        low, high = centre - radius, centre + radius
+        if interval_sign(expr - low) == 1 and interval_sign(expr - high) == -1:
+            return low, high
+    raise UndecidedSignError(f"could not evaluate {_short(expr)} to {digits} proved digits")
+
+
+def certified_value(expr: sympy.Expr) -> sympy.Float:
+    """``expr`` to 19 proved significant digits (:func:`proved_bracket`), as a 20-digit Float.
+
+    Raises:
+        UndecidedSignError: see :func:`proved_bracket`.
+    """
+    expr = sympy.sympify(expr)
+    if expr.is_Rational:
+        return sympy.Float(expr, 20)
+    low, high = proved_bracket(expr, 19)
+    return sympy.Float((low + high) / 2, 20)
 
 
 def certified_float(expr: sympy.Expr) -> float:
-    """A closed-form real number rounded to float64 from a certified 20-digit evaluation.
+    """A closed-form real number rounded to float64 from a proved 20-digit evaluation (:func:`certified_value`).
 
     The result is within 2 ulps of ``expr`` (the 20 correct digits are rounded once more to a float);
     it is ``inf``/``-inf`` beyond the float range and 0.0 below it. Floats that filter exact
@@ -296,10 +403,12 @@ def _short(expr: sympy.Expr) -> str:
 def exact_sign(expr: sympy.Expr) -> int:
     """The exact sign (-1, 0 or 1) of a closed-form real number.
 
-    Rationals are compared exactly. Other numbers are evaluated with sympy's ``evalf(strict=True)``,
-    which raises instead of returning a value whose requested digits are not all correct, so a
-    non-zero result has the right sign; a number that evaluates to zero is decided by cancellation in
-    Q(exp(b/q)) or by simplification.
+    Rationals are compared exactly. Other numbers are first enclosed in interval arithmetic
+    (:func:`mechanisms.interval_sign.interval_sign`): an enclosure that excludes 0 proves the sign.
+    sympy's ``evalf(strict=True)`` is only the fallback for functions the intervals do not cover: it is
+    not certified (it evaluates log(1 + 10^-40) to exactly 0, so log(1 + 10^-40) - 10^-300 read as
+    negative). A number whose enclosure keeps 0 is decided by cancellation in Q(exp(b/q)) or by
+    simplification.
 
     Raises:
         UndecidedSignError: neither the evaluation nor the simplification could decide.
@@ -311,12 +420,22 @@ def exact_sign(expr: sympy.Expr) -> int:
             return 0
     except OverflowError:  # sympy's assumptions evaluate some closed forms (erfc of 10^308) in floats
         pass
+    proved = interval_sign(expr)
+    if proved is not None:
+        return proved
     for digits in (30, 120, 500):
         approx = _strict_evalf(expr, digits, 4 * digits)
         if approx is not None and approx != 0:
             return 1 if approx > 0 else -1
-        if digits == 30 and cancel_exponentials(expr) == 0:  # an exact tie: cheaper than more digits
-            return 0
+        if digits == 30:
+            # an exact tie is 0 once cancelled; a near tie usually loses its cancellation too:
+            # 1 - e^10000/(1 + e^10000) needs 4343 digits, its cancelled form 1/(1 + e^10000) does not
+            cancelled = cancel_exponentials(expr)
+            if cancelled == 0:
+                return 0
+            approx = _strict_evalf(cancelled, 30, 120)
+            if approx is not None and approx != 0:
+                return 1 if approx > 0 else -1
     if sympy.simplify(expr) == 0 or expr.equals(0):
         return 0
     raise UndecidedSignError(f"could not decide the sign of {_short(expr)}")

@@ -9,11 +9,19 @@ from typing import ClassVar
 
 import sympy
 
-from mechanisms.base import FiniteMechanism
+from mechanisms.additive_noise import SCALE_RANGE
+from mechanisms.base import FiniteMechanism, require_index
+from mechanisms.exact_arithmetic import exact_max
 from mechanisms.neighbours import Edges
-from mechanisms.parameters import InvalidParameterError, require_positive, to_exact
+from mechanisms.parameters import EPS_RANGE, InvalidParameterError, exact_sign, require_eps, require_positive, require_real
 
-__all__ = ["ExponentialMechanism"]
+__all__ = ["ExponentialMechanism", "MAX_UTILITIES", "UTILITY_BOUND"]
+
+MAX_UTILITIES = 2500
+"""The most utilities (datasets x outputs) the mechanism takes: its pmf is enumerated (about 3 s at 50 x 50)."""
+
+UTILITY_BOUND = 10**6
+"""Utilities lie within [-10^6, 10^6] (the sensitivity in :data:`~mechanisms.additive_noise.SCALE_RANGE`)."""
 
 
 @dataclass(frozen=True)
@@ -37,8 +45,11 @@ class ExponentialMechanism(FiniteMechanism):
     utilities: tuple[tuple[sympy.Expr, ...], ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "eps", require_positive("eps", self.eps))
-        object.__setattr__(self, "sensitivity", require_positive("sensitivity", self.sensitivity))
+        """Validate; the weights' exponents eps u / (2 sensitivity) may spread over at most 10^4 (probabilities
+        down to e^-10^4 / outputs, the range every other eps in dpcert keeps to)."""
+        object.__setattr__(self, "eps", require_eps("eps", self.eps))
+        object.__setattr__(self, "sensitivity", require_positive("sensitivity", self.sensitivity,
+                                                                 at_least=SCALE_RANGE[0], at_most=SCALE_RANGE[1]))
         rows = self.utilities
         if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence) or len(rows) < 2:
             raise InvalidParameterError("utilities must be a list of at least 2 rows (one per dataset)")
@@ -47,10 +58,20 @@ class ExponentialMechanism(FiniteMechanism):
         width = len(rows[0])
         if width < 2 or any(len(r) != width for r in rows):
             raise InvalidParameterError("utilities rows must all have the same length >= 2 (one column per output)")
+        if len(rows) * width > MAX_UTILITIES:
+            raise InvalidParameterError(f"utilities must have at most {MAX_UTILITIES} entries (datasets x outputs). "
+                                        f"Got {len(rows)} x {width}")
         exact = tuple(
-            tuple(to_exact(f"utilities[{i}][{j}]", v) for j, v in enumerate(row)) for i, row in enumerate(rows)
+            tuple(require_real(f"utilities[{i}][{j}]", v, low=-UTILITY_BOUND, high=UTILITY_BOUND)
+                  for j, v in enumerate(row)) for i, row in enumerate(rows)
         )
         object.__setattr__(self, "utilities", exact)
+        values = [u for row in exact for u in row]
+        spread = self.eps * (exact_max(values) + exact_max([-u for u in values])) / (2 * self.sensitivity)
+        if exact_sign(spread - EPS_RANGE[1]) > 0:
+            raise InvalidParameterError(
+                f"utilities, eps and sensitivity must keep eps * (max utility - min utility) / (2 sensitivity) "
+                f"<= {EPS_RANGE[1]}. Got {sympy.Float(spread, 6)}")
 
     @property
     def neighbours(self) -> Edges:
@@ -58,6 +79,9 @@ class ExponentialMechanism(FiniteMechanism):
 
     def inputs(self) -> tuple[int, ...]:
         return tuple(range(len(self.utilities)))
+
+    def validate_input(self, x: int) -> None:
+        require_index(x, 0, len(self.utilities) - 1)
 
     def outputs(self) -> tuple[int, ...]:
         return tuple(range(len(self.utilities[0])))
@@ -75,3 +99,4 @@ class ExponentialMechanism(FiniteMechanism):
     def pmf(self, x: int) -> Mapping[int, sympy.Expr]:
         self.validate_input(x)
         return self._tables[x]
+

@@ -10,24 +10,41 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import FiniteMechanism, check_size
-from mechanisms.neighbours import Edges
-from mechanisms.parameters import InvalidParameterError, require_int, require_positive
+from mechanisms.base import FiniteMechanism, check_size, require_index
+from mechanisms.neighbours import Adjacency
+from mechanisms.parameters import InvalidParameterError, require_eps, require_int
 
-__all__ = ["Geometric", "GeometricRenormalized"]
+__all__ = ["Geometric", "GeometricRenormalized", "MAX_END"]
+
+MAX_END = 10**12
+"""lo and hi lie in [-10^12, 10^12]: the closed forms, sampling and the symbolic checker work on any such range."""
 
 
 class _BoundedIntegerRange(FiniteMechanism):
     eps: sympy.Expr
     lo: int
     hi: int
+    size_parameters: ClassVar[tuple[str, ...]] = ("lo", "hi")
+    max_enumerated_span: ClassVar[int]
+    """The largest hi - lo whose channel is enumerated (the exact checker's work grows like its cube)."""
 
     def _validate(self) -> None:
-        object.__setattr__(self, "eps", require_positive("eps", self.eps))
-        object.__setattr__(self, "lo", require_int("lo", self.lo))
-        object.__setattr__(self, "hi", require_int("hi", self.hi))
+        object.__setattr__(self, "eps", require_eps("eps", self.eps))
+        object.__setattr__(self, "lo", require_int("lo", self.lo, minimum=-MAX_END, maximum=MAX_END))
+        object.__setattr__(self, "hi", require_int("hi", self.hi, minimum=-MAX_END, maximum=MAX_END))
         if self.hi <= self.lo:
             raise InvalidParameterError(f"hi must be > lo = {self.lo}. Got {self.hi}")
+
+    def require_enumerable(self) -> None:
+        if self.hi - self.lo > self.max_enumerated_span:
+            raise InvalidParameterError(
+                f"hi - lo must be <= {self.max_enumerated_span} to enumerate the channel of {self.name}. "
+                f"Got lo = {self.lo}, hi = {self.hi}{self._symbolic_hint}")
+
+    _symbolic_hint: ClassVar[str] = ""
+
+    def validate_input(self, x: int) -> None:
+        require_index(x, self.lo, self.hi)
 
     @cached_property
     def alpha(self) -> sympy.Expr:
@@ -35,10 +52,12 @@ class _BoundedIntegerRange(FiniteMechanism):
         return sympy.exp(-self.eps)
 
     @property
-    def neighbours(self) -> Edges:
-        return Edges(tuple((x, x + 1) for x in range(self.lo, self.hi)), "inputs that differ by 1")
+    def neighbours(self) -> Adjacency:
+        """Inputs one apart (a predicate: the range may hold 10^12 inputs, which the checkers never list)."""
+        return Adjacency(_one_apart, "inputs that differ by 1")
 
     def inputs(self) -> tuple[int, ...]:
+        self.require_enumerable()
         return tuple(range(self.lo, self.hi + 1))
 
     def outputs(self) -> tuple[int, ...]:
@@ -61,6 +80,8 @@ class Geometric(_BoundedIntegerRange):
     """
 
     name: ClassVar[str] = "geometric"
+    max_enumerated_span: ClassVar[int] = 200
+    _symbolic_hint: ClassVar[str] = "; the symbolic checker (--symbolic) decides it on any range"
     eps: sympy.Expr
     lo: int = 0
     hi: int = 10
@@ -78,6 +99,7 @@ class Geometric(_BoundedIntegerRange):
 
     def pmf(self, x: int) -> Mapping[int, sympy.Expr]:
         self.validate_input(x)
+        self.require_enumerable()
         interior, tail = self._by_distance
         table = {self.lo: tail[x - self.lo]}
         table.update((y, interior[abs(y - x)]) for y in range(self.lo + 1, self.hi))
@@ -85,11 +107,16 @@ class Geometric(_BoundedIntegerRange):
         return table
 
     def sample(self, x: int, size: int, rng: np.random.Generator) -> np.ndarray:
+        """x + Z clamped, Z = G - G' with P(G >= k) = alpha^k drawn as floor(E / eps), E ~ Exp(1).
+
+        numpy's own geometric sampler saturates at 2^63 - 1 for success probabilities below 10^-19 (eps
+        below 10^-19), which would make Z = 0 always; floor(E / eps) has the same law at every eps.
+        """
         size = check_size(size)
         self.validate_input(x)
-        success = 1.0 - float(self.alpha)
-        noise = rng.geometric(success, size) - rng.geometric(success, size)
-        return np.clip(x + noise, self.lo, self.hi)
+        eps = float(self.eps)
+        noise = np.floor(rng.exponential(size=size) / eps) - np.floor(rng.exponential(size=size) / eps)
+        return np.clip(x + noise, self.lo, self.hi).astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -105,6 +132,7 @@ class GeometricRenormalized(_BoundedIntegerRange):
     """
 
     name: ClassVar[str] = "geometric-renormalized"
+    max_enumerated_span: ClassVar[int] = 40
     eps: sympy.Expr
     lo: int = 0
     hi: int = 10
@@ -117,3 +145,7 @@ class GeometricRenormalized(_BoundedIntegerRange):
         weights = {y: self.alpha ** abs(y - x) for y in self.outputs()}
         total = sympy.Add(*weights.values())
         return {y: w / total for y, w in weights.items()}
+
+
+def _one_apart(x: int, x_prime: int) -> bool:
+    return abs(x - x_prime) == 1

@@ -271,8 +271,8 @@ def require_int(name: str, value: object, *, minimum: int | None = None, maximum
     ``"10^6"`` or ``"2**40"`` (read by :func:`to_exact`). Booleans and non-integers (``"1.5"``, ``0.5``,
     ``"log(3)"``) are rejected with an error naming ``name`` and the range.
     """
-    low = "-inf" if minimum is None else str(minimum)
-    high = "inf" if maximum is None else str(maximum)
+    low = "-inf" if minimum is None else _shown(minimum)
+    high = "inf" if maximum is None else _shown(maximum)
     allowed = f"{name} must be an integer" + ("" if minimum is None and maximum is None else f" in [{low}, {high}]")
     if isinstance(value, bool):
         raise InvalidParameterError(f"{allowed}. Got {_brief(value)}")

@@ -10,11 +10,17 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import FiniteMechanism, check_size
+from mechanisms.base import FiniteMechanism, check_size, require_index
 from mechanisms.neighbours import AllPairs
-from mechanisms.parameters import require_int, require_positive
+from mechanisms.parameters import InvalidParameterError, require_eps, require_int
 
-__all__ = ["RandomizedResponse", "KaryRandomizedResponse"]
+__all__ = ["RandomizedResponse", "KaryRandomizedResponse", "MAX_K", "MAX_ENUMERATED_K"]
+
+MAX_K = 10**12
+"""The largest k: its closed forms, sampling and the symbolic checker work at any k up to it."""
+
+MAX_ENUMERATED_K = 2000
+"""The largest k whose k x k channel is enumerated (the exact checker: about 3 s at k = 2000)."""
 
 
 class _RandomizedResponse(FiniteMechanism):
@@ -27,11 +33,22 @@ class _RandomizedResponse(FiniteMechanism):
     def neighbours(self) -> AllPairs:
         return AllPairs()
 
+    def require_enumerable(self) -> None:
+        if self.k > MAX_ENUMERATED_K:
+            raise InvalidParameterError(
+                f"k must be <= {MAX_ENUMERATED_K} to enumerate the k x k channel of {self.name}. Got {self.k}; "
+                "the symbolic checker (--symbolic) decides it for any k")
+
     def inputs(self) -> tuple[int, ...]:
+        self.require_enumerable()
         return tuple(range(self.k))
 
     def outputs(self) -> tuple[int, ...]:
+        self.require_enumerable()
         return tuple(range(self.k))
+
+    def validate_input(self, x: int) -> None:
+        require_index(x, 0, self.k - 1)
 
     @cached_property
     def truth_probability(self) -> sympy.Expr:
@@ -46,6 +63,7 @@ class _RandomizedResponse(FiniteMechanism):
 
     def pmf(self, x: int) -> Mapping[int, sympy.Expr]:
         self.validate_input(x)
+        self.require_enumerable()
         p, q = self.truth_probability, self.lie_probability
         return {y: p if y == x else q for y in range(self.k)}
 
@@ -72,12 +90,13 @@ class KaryRandomizedResponse(_RandomizedResponse):
     """
 
     name: ClassVar[str] = "k-rr"
+    size_parameters: ClassVar[tuple[str, ...]] = ("k",)
     k: int
     eps: sympy.Expr
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "k", require_int("k", self.k, minimum=2))
-        object.__setattr__(self, "eps", require_positive("eps", self.eps))
+        object.__setattr__(self, "k", require_int("k", self.k, minimum=2, maximum=MAX_K))
+        object.__setattr__(self, "eps", require_eps("eps", self.eps))
 
 
 @dataclass(frozen=True)
@@ -96,4 +115,4 @@ class RandomizedResponse(_RandomizedResponse):
     eps: sympy.Expr
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "eps", require_positive("eps", self.eps))
+        object.__setattr__(self, "eps", require_eps("eps", self.eps))

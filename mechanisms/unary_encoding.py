@@ -11,11 +11,14 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import FiniteMechanism, check_size
+from mechanisms.base import FiniteMechanism, check_size, require_index
 from mechanisms.neighbours import AllPairs
-from mechanisms.parameters import InvalidParameterError, require_int, require_positive
+from mechanisms.parameters import InvalidParameterError, require_eps, require_int
 
-__all__ = ["UnaryEncoding", "MAX_ENUMERATED_K"]
+__all__ = ["UnaryEncoding", "MAX_ENUMERATED_K", "MAX_K"]
+
+MAX_K = 10**6
+"""The largest k: a report is k bits (sampling draws size x k bits); the symbolic checker works at any k."""
 
 MAX_ENUMERATED_K = 16
 """The largest k for which the 2^k-output pmf is enumerated (the symbolic checker has no limit)."""
@@ -36,13 +39,14 @@ class UnaryEncoding(FiniteMechanism):
     """
 
     name: ClassVar[str] = "unary-encoding"
+    size_parameters: ClassVar[tuple[str, ...]] = ("k",)
     k: int
     eps: sympy.Expr
     variant: str = "oue"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "k", require_int("k", self.k, minimum=2))
-        object.__setattr__(self, "eps", require_positive("eps", self.eps))
+        object.__setattr__(self, "k", require_int("k", self.k, minimum=2, maximum=MAX_K))
+        object.__setattr__(self, "eps", require_eps("eps", self.eps))
         if self.variant not in ("sue", "oue"):
             raise InvalidParameterError(f"variant must be 'sue' or 'oue'. Got {self.variant!r}")
 
@@ -61,15 +65,18 @@ class UnaryEncoding(FiniteMechanism):
     def inputs(self) -> tuple[int, ...]:
         return tuple(range(self.k))
 
-    def _require_enumerable(self) -> None:
+    def require_enumerable(self) -> None:
         if self.k > MAX_ENUMERATED_K:
             raise InvalidParameterError(
-                f"k must be <= {MAX_ENUMERATED_K} to enumerate the 2^k outputs of unary-encoding. Got {self.k};"
-                " use the symbolic checker for larger k"
+                f"k must be <= {MAX_ENUMERATED_K} to enumerate the 2^k outputs of unary-encoding. Got {self.k}; "
+                "the symbolic checker (--symbolic) decides it for any k"
             )
 
+    def validate_input(self, x: int) -> None:
+        require_index(x, 0, self.k - 1)
+
     def outputs(self) -> list[tuple[int, ...]]:
-        self._require_enumerable()
+        self.require_enumerable()
         return list(itertools.product((0, 1), repeat=self.k))
 
     @cached_property

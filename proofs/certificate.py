@@ -9,10 +9,41 @@ from dataclasses import dataclass, field
 import sympy
 
 from mechanisms.base import Mechanism
+from mechanisms.exact_arithmetic import UndecidedSignError, certified_value
 from proofs.guarantees import Guarantee
-from proofs.rounding import float_upper
+from proofs.rounding import decimal_string, float_upper
 
-__all__ = ["Verdict", "Witness", "Certificate", "json_value"]
+__all__ = ["Verdict", "Witness", "Certificate", "approximately", "json_value", "shown_decimal"]
+
+_SHOWN_MAGNITUDE = 10_000
+"""Beyond 10^+-10000 a decimal is shown as a certified 8-digit approximation (see :func:`shown_decimal`)."""
+
+
+def shown_decimal(value: sympy.Expr, digits: int = 12, *, upward: bool = True) -> str:
+    """``value`` as a decimal for evidence and tables.
+
+    Rounded outward with :func:`proofs.rounding.decimal_string` (up, or down with ``upward=False``);
+    beyond 10^+-10000, where that rounding's exact confirmation takes minutes (a Gaussian witness at
+    eps = 1000 has probability 10^-868376), ``"about "`` and 8 of the digits of a certified evaluation.
+    """
+    value = sympy.sympify(value)
+    if value.is_number and not value.is_Rational and value.is_finite is not False:
+        try:
+            approx = certified_value(value)
+        except UndecidedSignError:
+            approx = None
+        if approx is not None and approx != 0 and abs(int(approx._mpf_[2]) + int(approx._mpf_[3])) > 3.33 * _SHOWN_MAGNITUDE:
+            return f"about {sympy.Float(approx, 8)}"
+    try:
+        return decimal_string(value, digits, upward=upward)
+    except UndecidedSignError:  # a display must never turn a decided verdict into an error
+        return "no decimal: its digits could not be certified"
+
+
+def approximately(value: sympy.Expr) -> str:
+    """``~x`` with x the decimal of :func:`shown_decimal` (rounded up), or ``about x`` beyond 10^+-10000."""
+    shown = shown_decimal(value)
+    return shown if shown.startswith("about") else f"~{shown}"
 
 
 class Verdict(enum.Enum):

@@ -219,10 +219,11 @@ class ExactChannel:
 class ValueArithmetic:
     """Exact signs of linear combinations sum_k c_k v_k + t sum_k c'_k v_k + c of some values v_k and a scale t.
 
-    When one field Q(exp(b/q)) holds the values and t (:class:`ExponentialField`), the combination is
-    summed there over one common denominator and its sign read from a polynomial at exp(b/q): an exact
-    tie is the zero polynomial, found without numerics. Otherwise the combination is built as a sympy
-    expression and decided by :func:`exact_sign`.
+    The values and t are held in one field of exponentials (:class:`ExponentialField`: Q(exp(b/q)) when
+    every exponent is a rational multiple of one number, else one independent generator per
+    exponential); a combination is summed there over one common denominator and its sign read from a
+    polynomial: an exact tie is the zero polynomial, found without numerics. Values with coefficients
+    outside Q (sqrt(2), log(3)) are combined as a sympy expression and decided by :func:`exact_sign`.
     """
 
     values: Sequence[sympy.Expr]
@@ -231,7 +232,8 @@ class ValueArithmetic:
     _parts_cache: dict[tuple[int, bool], tuple[object, int, object]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.common_field = ExponentialField.covering([*self.values, self.t])
+        numbers = [*self.values, self.t]
+        self.common_field = ExponentialField.covering(numbers, max_degree=None) or ExponentialField.independent(numbers)
 
     def sign(self, plain: Mapping[int, object], scaled: Mapping[int, object] | None = None,
              constant: object = 0) -> int:
@@ -242,7 +244,7 @@ class ValueArithmetic:
             try:
                 terms = [(c, self._parts(k, False)) for k, c in plain.items()]
                 terms += [(c, self._parts(k, True)) for k, c in scaled.items()]
-                terms.append((constant, domain.parts(domain.field.one)))
+                terms.append((constant, domain.parts(domain.fraction(sympy.Integer(1)))))
                 return domain.sign(*domain.total(terms))
             except ValueError:  # a coefficient outside Q: sympy decides
                 self.common_field = None
@@ -251,11 +253,12 @@ class ValueArithmetic:
                 + sympy.Rational(constant))
         return exact_sign(sympy.expand(expr))
 
-    def _parts(self, k: int, scaled: bool) -> tuple[object, int, object]:
+    def _parts(self, k: int, scaled: bool) -> tuple[object, tuple[int, ...], object]:
         """v_k (or t v_k) in the field, split for :meth:`ExponentialField.total`; computed once."""
         if (k, scaled) not in self._parts_cache:
-            element = self.common_field.element(self.values[k])
+            numerator, denominator = self.common_field.fraction(self.values[k])
             if scaled:
-                element *= self.common_field.element(self.t)
-            self._parts_cache[(k, scaled)] = self.common_field.parts(element)
+                t_numerator, t_denominator = self.common_field.fraction(self.t)
+                numerator, denominator = numerator * t_numerator, denominator * t_denominator
+            self._parts_cache[(k, scaled)] = self.common_field.parts((numerator, denominator))
         return self._parts_cache[(k, scaled)]

@@ -24,13 +24,13 @@ import numpy as np
 import sympy
 
 from mechanisms.base import FiniteMechanism
-from mechanisms.exact_arithmetic import UndecidedSignError, certified_float
-from mechanisms.neighbours import AllPairs, Metric, NeighbourRelation, WithinDistance
+from mechanisms.exact_arithmetic import certified_float
+from mechanisms.interval_sign import interval_sign
+from mechanisms.neighbours import Adjacency, AllPairs, Metric, NeighbourRelation, WithinDistance
 from mechanisms.parameters import InvalidParameterError, cancel_exponentials
-from proofs.certificate import Certificate, Verdict, Witness
+from proofs.certificate import Certificate, Verdict, Witness, approximately
 from proofs.channel import FILTER_TOLERANCE, ExactChannel, ValueArithmetic, exact_compare
 from proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
-from proofs.rounding import decimal_string
 
 __all__ = [
     "RatioSearch",
@@ -379,7 +379,7 @@ def tightest_epsilon(mechanism: FiniteMechanism, *, relation: NeighbourRelation 
     shown = max(search.epsilon, sympy.Rational(1, 10**30)) if search.epsilon == 0 else search.epsilon
     guarantee = MetricDP(shown) if isinstance(relation, Metric) else PureDP(shown)
     return _proved_ratio(mechanism, guarantee, relation, channel, search,
-                         f"tightest eps = {search.epsilon} (~{decimal_string(search.epsilon)}) over {relation.description}")
+                         f"tightest eps = {search.epsilon} ({approximately(search.epsilon)}) over {relation.description}")
 
 
 def hockey_stick_delta(mechanism: FiniteMechanism, eps: object) -> sympy.Expr:
@@ -420,20 +420,20 @@ def check_finite(mechanism: FiniteMechanism, guarantee: Guarantee, *, relation: 
                           frozenset(channel.outputs[j] for j in search.event), search.p, search.p_prime)
         if _delta_sign(channel, search, guarantee.eps, guarantee.delta) <= 0:
             return Certificate(mechanism, guarantee, Verdict.PROVED, "exact",
-                               f"delta({guarantee.eps}) = {search.delta} (~{decimal_string(search.delta)}) "
+                               f"delta({guarantee.eps}) = {search.delta} ({approximately(search.delta)}) "
                                f"<= {guarantee.delta} over {relation.description}",
                                delta=search.delta, replay=_replay_delta(relation))
         return Certificate(mechanism, guarantee, Verdict.REFUTED, "exact",
                            f"event of {len(search.event)} outputs has P(S|x) - e^eps P(S|x') = {search.delta} "
-                           f"(~{decimal_string(search.delta)}) > delta = {guarantee.delta}",
+                           f"({approximately(search.delta)}) > delta = {guarantee.delta}",
                            delta=search.delta, witness=witness, replay=_replay_witness(relation))
     search = max_log_ratio(channel, relation)
     if search.epsilon != sympy.oo and exact_compare(search.epsilon, guarantee.eps) <= 0:
         return _proved_ratio(mechanism, guarantee, relation, channel, search,
-                             f"tightest eps = {search.epsilon} (~{decimal_string(search.epsilon)}) <= {guarantee.eps} "
+                             f"tightest eps = {search.epsilon} ({approximately(search.epsilon)}) <= {guarantee.eps} "
                              f"over {relation.description}")
     return _refuted(mechanism, guarantee, relation, channel, search,
-                    f"tightest eps = {search.epsilon} (~{decimal_string(search.epsilon)}) > {guarantee.eps}")
+                    f"tightest eps = {search.epsilon} ({approximately(search.epsilon)}) > {guarantee.eps}")
 
 
 def _proved_ratio(mechanism: FiniteMechanism, guarantee: Guarantee, relation: NeighbourRelation,
@@ -452,6 +452,17 @@ def _refuted(mechanism: FiniteMechanism, guarantee: Guarantee, relation: Neighbo
                        witness=witness, replay=_replay_witness(relation))
 
 
+def _are_neighbours(relation: NeighbourRelation, inputs: Sequence[object], x: object, x_prime: object) -> bool:
+    """Whether (x, x') is an ordered pair of ``relation`` over ``inputs`` (without listing every pair)."""
+    if x == x_prime or x not in set(inputs) or x_prime not in set(inputs):
+        return False
+    if isinstance(relation, (AllPairs, Metric)):
+        return True
+    if isinstance(relation, Adjacency):
+        return bool(relation.is_neighbour(x, x_prime))
+    return any(pair == (x, x_prime) for pair in relation.ordered_pairs(inputs))
+
+
 def _distance(relation: NeighbourRelation, x: object, x_prime: object) -> sympy.Expr:
     return relation.exact_distance(x, x_prime) if isinstance(relation, Metric) else sympy.Integer(1)
 
@@ -459,16 +470,13 @@ def _distance(relation: NeighbourRelation, x: object, x_prime: object) -> sympy.
 def _scaled_exceeds(p: sympy.Expr, q: sympy.Expr, exponent: sympy.Expr, slack: sympy.Expr) -> int:
     """The exact sign of p - exp(exponent) q - slack, for probabilities p, q >= 0.
 
-    Decided from a certified evaluation of log p - log q - exponent when the slack is 0 and the sign is
-    clear (exp(exponent) is never formed: exp(10^5 log 3) would be a 47,000-digit integer), else exactly.
+    Decided by an interval enclosure of log p - log q - exponent when the slack is 0 and the enclosure
+    excludes 0 (exp(exponent) is never formed: exp(10^5 log 3) would be a 47,000-digit integer), else exactly.
     """
     if slack == 0 and q != 0 and p != 0:
-        try:
-            gap = certified_float(sympy.log(p) - sympy.log(q) - exponent)
-        except UndecidedSignError:
-            gap = 0.0
-        if gap != 0.0:
-            return 1 if gap > 0 else -1
+        proved = interval_sign(sympy.log(p) - sympy.log(q) - exponent)
+        if proved is not None:
+            return proved
     return exact_compare(p, sympy.exp(exponent) * q + slack)
 
 
@@ -479,7 +487,7 @@ def _replay_witness(relation: NeighbourRelation):
         w = certificate.witness
         mechanism = certificate.mechanism
         assert w is not None and isinstance(mechanism, FiniteMechanism)
-        if not any(pair == (w.x, w.x_prime) for pair in relation.ordered_pairs(mechanism.inputs())):
+        if not _are_neighbours(relation, mechanism.inputs(), w.x, w.x_prime):
             return False
         event = w.output if isinstance(w.output, frozenset) else frozenset([w.output])
         p = sympy.Add(*(v for y, v in mechanism.pmf(w.x).items() if y in event))
@@ -503,12 +511,19 @@ def _replay_bound(relation: NeighbourRelation, place: tuple[object, object, obje
         x, x_prime, y = place
         p, q = mechanism.pmf(x).get(y, sympy.Integer(0)), mechanism.pmf(x_prime).get(y, sympy.Integer(0))
         return (exact_compare(eps, g.eps) <= 0
-                and any(pair == (x, x_prime) for pair in relation.ordered_pairs(mechanism.inputs()))
-                and q != 0
-                and ValueArithmetic((p, q), sympy.exp(eps * _distance(relation, x, x_prime))).sign({0: 1}, {1: -1}) == 0
+                and _are_neighbours(relation, mechanism.inputs(), x, x_prime)
+                and q != 0 and _attains(p, q, _distance(relation, x, x_prime), eps)
                 and _confirm_ratio(ExactChannel.from_mechanism(mechanism), relation, eps))
 
     return replay
+
+
+def _attains(p: sympy.Expr, q: sympy.Expr, d: sympy.Expr, eps: sympy.Expr) -> bool:
+    """p = exp(eps d) q exactly: the same closed form as the search derives from p and q, or an exact tie."""
+    derived = _exact_log_ratio(p, q, d)
+    if d != 1:
+        derived = sympy.logcombine(derived, force=True)
+    return derived == eps or ValueArithmetic((p, q), sympy.exp(eps * d)).sign({0: 1}, {1: -1}) == 0
 
 
 def _replay_delta(relation: NeighbourRelation):
@@ -563,7 +578,7 @@ def _exact_extremes(channel: ExactChannel, logs: np.ndarray) -> tuple[np.ndarray
     """Per output, the rows holding the exact largest and smallest probability.
 
     The float shadow's argmax may hold a value that ties the true maximum in float64 but is smaller
-    exactly; every entry within the filter tolerance of the float extreme is compared exactly.
+    exactly; every distinct value within the filter tolerance of the float extreme is compared exactly.
     """
     top, bottom = logs.argmax(axis=0), logs.argmin(axis=0)
     for j in range(logs.shape[1]):
@@ -571,13 +586,20 @@ def _exact_extremes(channel: ExactChannel, logs: np.ndarray) -> tuple[np.ndarray
         high, low = column[top[j]], column[bottom[j]]
         tol_high = channel.tolerance(high) if math.isfinite(high) else 0.0
         tol_low = channel.tolerance(low) if math.isfinite(low) else 0.0
-        for i in np.nonzero(column >= high - tol_high)[0].tolist():
-            if _float_or_exact_greater(channel, int(channel.ids[i, j]), int(channel.ids[top[j], j])):
-                top[j] = i
-        for i in np.nonzero(column <= low + tol_low)[0].tolist():
-            if _float_or_exact_greater(channel, int(channel.ids[bottom[j], j]), int(channel.ids[i, j])):
-                bottom[j] = i
+        top[j] = _extreme_row(channel, np.nonzero(column >= high - tol_high)[0], j, largest=True)
+        bottom[j] = _extreme_row(channel, np.nonzero(column <= low + tol_low)[0], j, largest=False)
     return top, bottom
+
+
+def _extreme_row(channel: ExactChannel, rows: np.ndarray, j: int, *, largest: bool) -> int:
+    """The row among ``rows`` holding the exact largest (or smallest) probability in column j."""
+    ids, first = np.unique(channel.ids[rows, j], return_index=True)
+    best = 0
+    for n in range(1, len(ids)):
+        u, v = (int(ids[n]), int(ids[best])) if largest else (int(ids[best]), int(ids[n]))
+        if _float_or_exact_greater(channel, u, v):
+            best = n
+    return int(rows[first[best]])
 
 
 def _float_or_exact_greater(channel: ExactChannel, u: int, v: int) -> bool:

@@ -19,17 +19,26 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import FiniteMechanism
+from mechanisms.base import FiniteMechanism, require_index
 from mechanisms.neighbours import Metric
-from mechanisms.parameters import InvalidParameterError, decided_sign, require_int, require_positive, to_exact
+from mechanisms.parameters import InvalidParameterError, decided_sign, require_eps, require_int, to_exact
 
 __all__ = [
     "ClusteredMetric",
     "GeneralizedKRR",
+    "MAX_CLUSTER_SIZE",
+    "MAX_ENUMERATED_POINTS",
     "clustered_matrix",
     "gkrr_coefficients",
     "gkrr_inverse_coefficients",
 ]
+
+MAX_CLUSTER_SIZE = 10**12
+"""s and t are at most 10^12: the closed forms (Theorems 6.5, 6.6) work at any such size."""
+
+MAX_ENUMERATED_POINTS = 200
+"""The largest k = s t whose channel is enumerated: the exact checker compares all k^2 pairs under the
+metric (about 1.5 s at k = 200, 10 s at k = 400)."""
 
 _HALF = sympy.Rational(1, 2)
 
@@ -56,8 +65,8 @@ class ClusteredMetric:
     r: sympy.Expr
 
     def __post_init__(self) -> None:
-        s = require_int("s", self.s, minimum=1)
-        t = require_int("t", self.t, minimum=1)
+        s = require_int("s", self.s, minimum=1, maximum=MAX_CLUSTER_SIZE)
+        t = require_int("t", self.t, minimum=1, maximum=MAX_CLUSTER_SIZE)
         if s * t < 2:
             raise InvalidParameterError(f"t must make s * t >= 2 points. Got s = {s}, t = {t}")
         object.__setattr__(self, "s", s)
@@ -185,13 +194,14 @@ class GeneralizedKRR(FiniteMechanism):
     """
 
     name: ClassVar[str] = "gkrr"
+    size_parameters: ClassVar[tuple[str, ...]] = ("s", "t")
     alpha0: sympy.Expr
     s: int
     t: int
     r: sympy.Expr
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "alpha0", require_positive("alpha0", self.alpha0))
+        object.__setattr__(self, "alpha0", require_eps("alpha0", self.alpha0))
         metric = ClusteredMetric(self.s, self.t, self.r)
         for field in ("s", "t", "r"):
             object.__setattr__(self, field, getattr(metric, field))
@@ -205,10 +215,21 @@ class GeneralizedKRR(FiniteMechanism):
     def neighbours(self) -> Metric:
         return self.metric.relation
 
+    def require_enumerable(self) -> None:
+        if self.metric.k > MAX_ENUMERATED_POINTS:
+            raise InvalidParameterError(
+                f"s and t must have s * t <= {MAX_ENUMERATED_POINTS} to enumerate the channel of gkrr. "
+                f"Got s = {self.s}, t = {self.t}")
+
+    def validate_input(self, x: int) -> None:
+        require_index(x, 0, self.metric.k - 1)
+
     def inputs(self) -> tuple[int, ...]:
+        self.require_enumerable()
         return tuple(range(self.metric.k))
 
     def outputs(self) -> tuple[int, ...]:
+        self.require_enumerable()
         return tuple(range(self.metric.k))
 
     @cached_property
@@ -224,6 +245,7 @@ class GeneralizedKRR(FiniteMechanism):
 
     def pmf(self, x: int) -> Mapping[int, sympy.Expr]:
         self.validate_input(x)
+        self.require_enumerable()
         e_same, e_cluster = self.weights
         weight = {sympy.Integer(0): e_same, self.r: e_cluster, sympy.Integer(1): sympy.Integer(1)}
         return {y: weight[self.metric.distance(x, y)] / self.normaliser for y in self.outputs()}

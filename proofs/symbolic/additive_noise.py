@@ -16,9 +16,8 @@ from mechanisms.additive_noise import Gaussian, Laplace, LaplaceWrongScale
 from mechanisms.base import ContinuousMechanism
 from mechanisms.neighbours import WithinDistance
 from mechanisms.parameters import exact_sign
-from proofs.certificate import Certificate, Verdict, Witness
+from proofs.certificate import Certificate, Verdict, Witness, approximately
 from proofs.guarantees import ApproxDP, PureDP
-from proofs.rounding import decimal_string
 from proofs.symbolic.closed_form_deltas import gaussian_delta, laplace_delta
 from proofs.symbolic.constants import METHOD
 from proofs.symbolic.privacy_loss import (
@@ -49,7 +48,7 @@ def check_continuous(mechanism: ContinuousMechanism, guarantee: PureDP | ApproxD
     analysis = analyse_loss(mechanism.density, sensitivity)
     if isinstance(guarantee, ApproxDP):
         delta = _continuous_delta(mechanism, eps, sensitivity)
-        shown = f"delta({eps}) = {delta} (~{decimal_string(delta)})"
+        shown = f"delta({eps}) = {delta} ({approximately(delta)})"
         if exact_sign(delta - guarantee.delta) <= 0:
             return Certificate(mechanism, guarantee, Verdict.PROVED, METHOD,
                                f"{shown} <= {guarantee.delta} (worst neighbours |x - x'| = {sensitivity})",
@@ -63,7 +62,7 @@ def check_continuous(mechanism: ContinuousMechanism, guarantee: PureDP | ApproxD
              f"so over all neighbours it is {supremum}")
     if supremum != sympy.oo and exact_sign(supremum - eps) <= 0:
         return Certificate(mechanism, guarantee, Verdict.PROVED, METHOD,
-                           f"{shown} (~{decimal_string(supremum)}) <= {eps}", epsilon=supremum,
+                           f"{shown} ({approximately(supremum)}) <= {eps}", epsilon=supremum,
                            replay=_replay_continuous_bound)
     witness, c = _continuous_witness(mechanism, analysis, eps if supremum == sympy.oo else supremum, sensitivity)
     if exact_sign(witness.p - sympy.exp(eps) * witness.p_prime) <= 0:

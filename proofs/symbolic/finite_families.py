@@ -20,9 +20,8 @@ from mechanisms.geometric import Geometric
 from mechanisms.parameters import cancel_exponentials, exact_sign
 from mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
 from mechanisms.unary_encoding import UnaryEncoding
-from proofs.certificate import Certificate, Verdict, Witness
+from proofs.certificate import Certificate, Verdict, Witness, approximately
 from proofs.guarantees import ApproxDP, PureDP
-from proofs.rounding import decimal_string
 from proofs.symbolic.constants import METHOD
 from proofs.symbolic.signs import Undecided
 
@@ -156,12 +155,12 @@ def check_events(mechanism: Mechanism, guarantee: PureDP | ApproxDP, events: tup
         delta, exceeding = _events_delta(events, guarantee.eps)
         if not exceeding or _exceeds(delta, guarantee.delta) <= 0:
             return Certificate(mechanism, guarantee, Verdict.PROVED, METHOD,
-                               f"delta({guarantee.eps}) = {delta} (~{decimal_string(delta)}) <= {guarantee.delta}, "
+                               f"delta({guarantee.eps}) = {delta} ({approximately(delta)}) <= {guarantee.delta}, "
                                f"summed over {cases} likelihood-ratio cases", delta=delta, replay=_replay_events_delta)
         outputs = tuple(e.output for e in exceeding)
         return Certificate(mechanism, guarantee, Verdict.REFUTED, METHOD,
                            f"event {' or '.join(e.description for e in exceeding)} has P(S|x) - e^eps P(S|x') = "
-                           f"{delta} (~{decimal_string(delta)}) > delta = {guarantee.delta}",
+                           f"{delta} ({approximately(delta)}) > delta = {guarantee.delta}",
                            delta=delta, witness=_union_witness(exceeding), replay=_replay_events_witness(outputs))
     best, best_ratio = events[0], _exact_ratio(events[0])
     for event in events[1:]:
@@ -172,10 +171,10 @@ def check_events(mechanism: Mechanism, guarantee: PureDP | ApproxDP, events: tup
     shown = f"max likelihood ratio {best_ratio} over {cases} cases (at {best.description}), tightest eps = {epsilon}"
     if exact_sign(epsilon - guarantee.eps) <= 0:
         return Certificate(mechanism, guarantee, Verdict.PROVED, METHOD,
-                           f"{shown} (~{decimal_string(epsilon)}) <= {guarantee.eps}",
+                           f"{shown} ({approximately(epsilon)}) <= {guarantee.eps}",
                            epsilon=epsilon, replay=_replay_events_bound)
     return Certificate(mechanism, guarantee, Verdict.REFUTED, METHOD,
-                       f"{shown} (~{decimal_string(epsilon)}) > {guarantee.eps}", epsilon=epsilon,
+                       f"{shown} ({approximately(epsilon)}) > {guarantee.eps}", epsilon=epsilon,
                        witness=_union_witness([best]), replay=_replay_events_witness((best.output,)))
 
 
