@@ -331,6 +331,10 @@ def _strict_evalf(expr: sympy.Expr, digits: int, working_digits: int) -> sympy.E
     return approx if approx.is_Number else None
 
 
+_MAX_BRACKET_BITS = 100_000
+"""Values beyond 2^(+-100000) are not bracketed: their rational end points would be too long to compute with."""
+
+
 def proved_bracket(expr: sympy.Expr, digits: int) -> tuple[sympy.Rational, sympy.Rational]:
     """Rationals lo < expr < hi with hi - lo = 2 |expr| 10^-digits (about), proved by interval arithmetic.
 
@@ -350,6 +354,8 @@ def proved_bracket(expr: sympy.Expr, digits: int) -> tuple[sympy.Rational, sympy
             continue
         if not approx.is_Number or approx == 0:
             continue
+        if abs(approx._mpf_[2] + approx._mpf_[3]) > _MAX_BRACKET_BITS:  # binary exponent: a rational would have
+            break  # millions of digits (exp(-exp(1000)) took hours to convert)
         centre = sympy.Rational(approx)
         radius = abs(centre) / 10**digits
         low, high = centre - radius, centre + radius
