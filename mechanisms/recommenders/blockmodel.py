@@ -170,7 +170,7 @@ class BlockModel:
     user clusters have proportions alpha (K of them), item clusters beta (L of them).
 
     Args:
-        N: number of items (>= 2).
+        N: number of items, in [2, 2^30] (items are int32 indices).
         w: ratings per user, 1 <= w <= N (the mean number under ``"independent"`` sampling).
         alpha: user-cluster proportions, exact, summing to 1.
         beta: item-cluster proportions, exact, summing to 1.
@@ -192,7 +192,8 @@ class BlockModel:
     assignment: str = "exact"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "N", require_int("N", self.N, minimum=2))
+        # items are int32 indices, and the sampler's sentinels N + j (j < w <= N) must fit too
+        object.__setattr__(self, "N", require_int("N", self.N, minimum=2, maximum=2**30))
         object.__setattr__(self, "w", require_int("w", self.w, minimum=1, maximum=self.N))
         object.__setattr__(self, "alpha", _probability_vector("alpha", self.alpha))
         object.__setattr__(self, "beta", _probability_vector("beta", self.beta))

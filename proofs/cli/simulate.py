@@ -3,10 +3,14 @@ recommenders on their lower-bound instance; PRIVACT on a social graph)."""
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+
 import click
+import sympy
 from rich.table import Table
 
-from mechanisms.parameters import InvalidParameterError, require_int
+from mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_positive
 from proofs.cli.output import emit, json_option, param_option, parse_params, progress_bar
 
 __all__ = ["simulate_command"]
@@ -22,39 +26,61 @@ _COMMON = ("N", "U", "w", "eps", "sampling")
 _PRIVACT = ("network", "eps_edge", "iterations_per_node", "data_dir")
 _PREC = ("m", "T", "P", "others", "D", "R", "hostile", "runs")
 
+# ---------------------------------------------------------------------------------------------
+# Answerable ranges: every simulate parameter's range is decided here, next to its check, so that a
+# simulation answers within about a minute anywhere in it (measured on one core; see each budget).
+# ---------------------------------------------------------------------------------------------
 
-@click.command("simulate")
-@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, "privact", "p-rec"])))
-@param_option
-@click.option("--seed", default=0, show_default=True, help="seed of the run")
-@json_option
-def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json: bool) -> None:
-    """Run one of the seed papers' systems and report what it achieved.
+N_MAX = 10**7
+"""Items of the recommender simulations (arrays of N scores and clusters: 80 MB at the most)."""
+PAIRWISE_N_MAX = 4000
+"""Items of Pairwise-Preference: its spectral step falls back to a dense N x N eigensolver when ARPACK
+does not converge (4000 x 4000: 128 MB and seconds)."""
+U_MAX = 10**7
+"""Users of the recommender simulations."""
+CELLS_MAX = 3 * 10**8
+"""U times the item slots each user touches (rated items, sensing set, blocks): the simulations process
+1e7 to 1e8 such cells per second (measured: MaxSense, N = 10^4, U = 10^6, w = 20, explicit sensing,
+5.5e8 cells in 18 s; Multi-MaxSense 2e8 cells in 27 s), so 3e8 is at most about 40 s."""
+THETA_MIN = sympy.Rational(1, 10**9)
+"""Smallest MaxSense sensing constant: the sensing gaps ~ w/theta must fit 64-bit integers."""
 
-    maxsense, multi-maxsense, pairwise-preference: the price-of-privacy recommenders on the paper's
-    lower-bound instance, reporting the item-cluster recovery. Parameters: N (items), U (users), w (ratings per user), eps, sampling (subset | independent;
-    default subset); maxsense: theta (default 1), sensing (explicit | collapsed); multi-maxsense: Q
-    (default ceil(eps)), block_size (default N // w); pairwise-preference: rule.
+PREC_M_MAX = 10**4
+PREC_T_MAX = 2 * 10**5
+"""p-REC runs its T rounds in a Python loop (about 0.1 ms a round): 2e5 rounds take about 25 s."""
+PREC_VOTERS_MAX = 10**7
+PREC_RUNS_MAX = 10**6
+PREC_WORK_MAX = 10**9
+"""runs x T x (P + others + m): the vectorised rounds process about 3e7 of these a second (measured:
+2e9 in 58 s), so 1e9 is at most about 30 s."""
+PREC_KEYS_MAX = 5 * 10**7
+"""(P + others) x T x m random keys (8 bytes each) drawn to plant the instance: at most 400 MB."""
 
-    privact: network (lastfm | delicious | douban; a random graph of the same size when the data folder is
-    absent), eps_edge (per-edge eps, comma-separated for several), iterations_per_node (default 1000),
-    data_dir; reports the private trees' quality against the non-private tree (the paper's Table 2).
+PRIVACT_EPS_VALUES_MAX = 10
+PRIVACT_MOVES_MAX = 15 * 10**5
+"""(number of eps_edge values + 1) x n x iterations_per_node GENTREE moves: about 2.6e4 a second
+(measured on douban, n = 2848: 5.7e5 moves in 22 s), so 1.5e6 is at most about a minute."""
+PRIVACT_DEFAULT_ITERATIONS = 250
+"""The default iterations per node (the paper's 1000 take about 3 minutes per tree on douban: pass it
+through the Python API, mechanisms.privact.compare_utility)."""
 
-    p-rec: m (objects per round), T (rounds), P (peers within distance R), others (other voters), D, R
-    (default 0), hostile (true: the others vote for disliked objects; default false), runs (default 200);
-    reports the client's mean loss against Theorem 16's bound and the eps of Theorem 17.
+
+def _budget(what: str, names: str, value: int, limit: int, seconds: str) -> None:
+    """A joint limit on several parameters (named in ``names``): ``value`` must be at most ``limit``."""
+    if value > limit:
+        raise InvalidParameterError(f"{names} must be at most {limit:.3g} ({what}: {seconds}). Got {value:.3g}")
+
+
+def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, int, sympy.Expr, dict[str, object]]:
+    """(model, U, eps, keyword arguments) of a recommender simulation, every parameter in its range.
+
+    N in [2, 10^7] (Pairwise-Preference: [2, 4000]), U in [1, 10^7], w in [1, N], eps in the range of
+    mechanisms.parameters.require_eps, theta in [10^-9, w], Q and block_size in [1, N] with
+    Q * block_size <= N, and U times the cells each user touches at most :data:`CELLS_MAX`.
     """
-    if algorithm in ("privact", "p-rec"):
-        {"privact": _simulate_privact, "p-rec": _simulate_prec}[algorithm](parse_params(params), seed, as_json)
-        return
-    from mechanisms.recommenders import (
-        BlockModel,
-        simulate_maxsense,
-        simulate_multi_maxsense,
-        simulate_pairwise_preference,
-    )
+    from mechanisms.recommenders import BlockModel
+    from mechanisms.recommenders.multi_maxsense import multi_maxsense_parameters
 
-    raw = parse_params(params)
     allowed = _COMMON + _ALGORITHMS[algorithm]
     unknown = sorted(set(raw) - set(allowed))
     if unknown:
@@ -63,21 +89,77 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     for name in ("N", "U", "w", "eps"):
         if name not in raw:
             raise InvalidParameterError(f"simulate {algorithm} needs --param {name}=VALUE")
-    N = require_int("N", raw.pop("N"), minimum=2)
-    U = require_int("U", raw.pop("U"), minimum=1)
-    model = BlockModel.lower_bound_instance(N, require_int("w", raw.pop("w"), minimum=1, maximum=N),
-                                            sampling=raw.pop("sampling", "subset"))
-    eps = raw.pop("eps")
+    N = require_int("N", raw.pop("N"), minimum=2, maximum=PAIRWISE_N_MAX if algorithm == "pairwise-preference" else N_MAX)
+    U = require_int("U", raw.pop("U"), minimum=1, maximum=U_MAX)
+    w = require_int("w", raw.pop("w"), minimum=1, maximum=N)
+    eps = require_eps("eps", raw.pop("eps"))
+    model = BlockModel.lower_bound_instance(N, w, sampling=raw.pop("sampling", "subset"))
+    per_user = N if 8 * w > N else w  # the dense regime draws N sort keys per user
+    if algorithm == "maxsense":
+        raw["theta"] = require_positive("theta", raw.get("theta", 1), at_least=THETA_MIN, at_most=w)
+        if raw.get("sensing", "explicit") == "explicit":
+            mean = N * float(raw["theta"]) / w
+            per_user += int(mean + 7 * math.sqrt(mean) + 8)
+        names = "U x (rated items w, or N when 8 w > N, + sensing set N theta / w)"
+    elif algorithm == "multi-maxsense":
+        for name in ("Q", "block_size"):
+            if name in raw:
+                raw[name] = require_int(name, raw[name], minimum=1, maximum=N)
+        if "Q" not in raw:  # the default Q = ceil(eps) blocks must fit: say so in terms of eps
+            block_size = raw.get("block_size", max(1, N // w))
+            if sympy.ceiling(eps) * block_size > N:
+                raise InvalidParameterError(f"eps must be at most N // block_size = {N // block_size} (the default "
+                                            f"Q = ceil(eps) disjoint blocks of {block_size} items), or give Q. Got {eps}")
+        _, Q, block_size = multi_maxsense_parameters(model, eps, raw.get("Q"), raw.get("block_size"))
+        per_user += N if 8 * Q * block_size > N else Q * block_size
+        names = "U x (rated items w, or N when 8 w > N, + Q x block_size)"
+    else:
+        names = "U x rated items (w, or N when 8 w > N)"
+    _budget("cells simulated", names, U * per_user, CELLS_MAX, "about 40 s")
+    return model, U, eps, raw
+
+
+@click.command("simulate")
+@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, "privact", "p-rec"])))
+@param_option
+@click.option("--seed", default="0", show_default=True, help="seed of the run, an integer >= 0")
+@json_option
+def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json: bool) -> None:
+    """Run one of the seed papers' systems and report what it achieved.
+
+    maxsense, multi-maxsense, pairwise-preference: the price-of-privacy recommenders on the paper's
+    lower-bound instance, reporting the item-cluster recovery. Parameters: N (items, at most 10^7;
+    pairwise-preference 4000), U (users, at most 10^7), w (ratings per user), eps, sampling (subset |
+    independent; default subset); maxsense: theta (in [10^-9, w], default 1), sensing (explicit |
+    collapsed); multi-maxsense: Q (default ceil(eps)), block_size (default N // w); pairwise-preference:
+    rule. U times the items each user touches is at most 3e8 (about 40 s).
+
+    privact: network (lastfm | delicious | douban; a random graph of the same size when the data folder is
+    absent), eps_edge (per-edge eps, comma-separated for up to 10), iterations_per_node (default 250; the
+    paper's 1000 takes minutes), data_dir; reports the private trees' quality against the non-private tree
+    (the paper's Table 2).
+
+    p-rec: m (objects per round), T (rounds), P (peers within distance R), others (other voters), D, R
+    (default 0), hostile (true: the others vote for disliked objects; default false), runs (default 200);
+    reports the client's mean loss against Theorem 16's bound and the eps of Theorem 17. T at most 2e5,
+    runs x T x (P + others + m) at most 1e9 (about 30 s).
+
+    Every range is chosen so that a run answers within about a minute; outside it the command says so.
+    """
+    seed = require_int("seed", seed, minimum=0)
+    if algorithm in ("privact", "p-rec"):
+        {"privact": _simulate_privact, "p-rec": _simulate_prec}[algorithm](parse_params(params), seed, as_json)
+        return
+    from mechanisms.recommenders import simulate_maxsense, simulate_multi_maxsense, simulate_pairwise_preference
+
+    model, U, eps, raw = _recommender_inputs(algorithm, parse_params(params))
     run = {"maxsense": simulate_maxsense, "multi-maxsense": simulate_multi_maxsense,
            "pairwise-preference": simulate_pairwise_preference}[algorithm]
-    for name in ("Q", "block_size"):
-        if name in raw:
-            raw[name] = require_int(name, raw[name], minimum=1)
     with progress_bar() as bar:
         task = bar.add_task(f"simulating {algorithm}", total=U)
         result = run(model, U, eps, rng=seed, progress=lambda done, total: bar.update(task, completed=done),
                      **raw)
-    payload = {**result.as_json(), "parameters": {"N": N, "U": U, "w": model.w, "eps": str(eps), "seed": seed}}
+    payload = {**result.as_json(), "parameters": {"N": model.N, "U": U, "w": model.w, "eps": str(eps), "seed": seed}}
     table = Table(title=f"simulate {algorithm}", show_header=False)
     table.add_column("field", style="bold")
     table.add_column("value")
@@ -86,10 +168,12 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     emit(as_json, payload, table)
 
 
-def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
-    import numpy as np
-
-    from mechanisms.privact import compare_utility, social_graph_or_fallback
+def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, str | None]:
+    """(network, eps_edge values, iterations_per_node, data_dir): network one of Table 1's, 1 to 10 eps_edge
+    values each in require_eps's range, iterations_per_node in [0, 10^4] (default
+    :data:`PRIVACT_DEFAULT_ITERATIONS`), data_dir an existing directory when given; the caller checks the
+    GENTREE moves against :data:`PRIVACT_MOVES_MAX` once n is known."""
+    from mechanisms.privact import TABLE1
 
     unknown = sorted(set(raw) - set(_PRIVACT))
     if unknown:
@@ -98,17 +182,65 @@ def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
     for name in ("network", "eps_edge"):
         if name not in raw:
             raise InvalidParameterError(f"simulate privact needs --param {name}=VALUE")
-    from mechanisms.privact import TABLE1
-
     if raw["network"] not in TABLE1:
         raise InvalidParameterError(f"network must be one of {', '.join(TABLE1)}. Got {raw['network']!r}")
-    per_node = require_int("iterations_per_node", raw.get("iterations_per_node", 1000), minimum=0)
-    graph = social_graph_or_fallback(raw["network"], raw.get("data_dir"), rng=seed)
-    eps_values = [eps.strip() for eps in raw["eps_edge"].split(",")]
+    texts = raw["eps_edge"].split(",")
+    if len(texts) > PRIVACT_EPS_VALUES_MAX:
+        raise InvalidParameterError(f"eps_edge must list 1 to {PRIVACT_EPS_VALUES_MAX} values. Got {len(texts)}")
+    eps_values = [require_eps("eps_edge", text.strip()) for text in texts]
+    per_node = require_int("iterations_per_node", raw.get("iterations_per_node", PRIVACT_DEFAULT_ITERATIONS),
+                           minimum=0, maximum=10**4)
+    data_dir = raw.get("data_dir")
+    if data_dir is not None:
+        try:
+            exists = Path(data_dir).is_dir()
+        except (OSError, ValueError):  # a name too long, a NUL byte
+            exists = False
+        if not exists:
+            raise InvalidParameterError(f"data_dir must be an existing directory. Got {data_dir[:80]!r}")
+    return raw["network"], eps_values, per_node, data_dir
+
+
+def _prec_inputs(raw: dict[str, str]) -> tuple[int, int, int, int, int, int, bool, int]:
+    """(m, T, P, others, D, R, hostile, runs) of p-REC, each in its range: m in [2, 10^4], T in [2, 2 * 10^5],
+    P in [1, 10^7], others in [0, 10^7], D and R in [0, T], runs in [2, 10^6]; with runs x T x (P + others + m)
+    at most :data:`PREC_WORK_MAX` and (P + others) x T x m at most :data:`PREC_KEYS_MAX`."""
+    unknown = sorted(set(raw) - set(_PREC))
+    if unknown:
+        raise InvalidParameterError(f"simulate p-rec has no parameter {unknown[0]!r}; its parameters are "
+                                    f"{', '.join(_PREC)}")
+    for name in ("m", "T", "P", "others"):
+        if name not in raw:
+            raise InvalidParameterError(f"simulate p-rec needs --param {name}=VALUE")
+    hostile = raw.get("hostile", "false").lower()
+    if hostile not in ("true", "false"):
+        raise InvalidParameterError(f"hostile must be true or false. Got {raw['hostile']!r}")
+    m = require_int("m", raw["m"], minimum=2, maximum=PREC_M_MAX)
+    T = require_int("T", raw["T"], minimum=2, maximum=PREC_T_MAX)
+    P = require_int("P", raw["P"], minimum=1, maximum=PREC_VOTERS_MAX)
+    others = require_int("others", raw["others"], minimum=0, maximum=PREC_VOTERS_MAX)
+    D, R = (require_int(k, raw.get(k, 0), minimum=0, maximum=T) for k in ("D", "R"))
+    runs = require_int("runs", raw.get("runs", 200), minimum=2, maximum=PREC_RUNS_MAX)
+    _budget("voter-rounds simulated", "runs x T x (P + others + m)", runs * T * (P + others + m), PREC_WORK_MAX,
+            "about 30 s")
+    _budget("random keys of the planted instance", "(P + others) x T x m", (P + others) * T * m, PREC_KEYS_MAX,
+            "400 MB")
+    return m, T, P, others, D, R, hostile == "true", runs
+
+
+def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
+    import numpy as np
+
+    from mechanisms.privact import compare_utility, social_graph_or_fallback
+
+    network, eps_values, per_node, data_dir = _privact_inputs(raw)
+    graph = social_graph_or_fallback(network, data_dir, rng=seed)
+    _budget("GENTREE moves", "(eps_edge values + 1) x n x iterations_per_node", (len(eps_values) + 1) * graph.n * per_node,
+            PRIVACT_MOVES_MAX, "about a minute")
     with progress_bar() as bar:
         bar.add_task(f"PRIVACT on {graph.name} (n = {graph.n})", total=None)
         result = compare_utility(graph, eps_values, np.random.default_rng(seed), iterations_per_node=per_node)
-    payload = {"network": raw["network"], "source": graph.source, "n": graph.n, "edges": graph.edge_count,
+    payload = {"network": network, "source": graph.source, "n": graph.n, "edges": graph.edge_count,
                "K": result.K, "iterations_per_node": per_node, "seed": seed,
                "nonprivate_relative_utility": result.relative_utility,
                "private": [{"eps_edge": str(r.eps_edge), "eps_user": str(r.eps_user),
@@ -128,29 +260,16 @@ def _simulate_prec(raw: dict[str, str], seed: int, as_json: bool) -> None:
     from accountant.online_recommendation_bounds import eps_upper_prec, loss_upper_prec
     from mechanisms.online_recommendation import PREC, planted_instance
 
-    unknown = sorted(set(raw) - set(_PREC))
-    if unknown:
-        raise InvalidParameterError(f"simulate p-rec has no parameter {unknown[0]!r}; its parameters are "
-                                    f"{', '.join(_PREC)}")
-    for name in ("m", "T", "P", "others"):
-        if name not in raw:
-            raise InvalidParameterError(f"simulate p-rec needs --param {name}=VALUE")
-    hostile = raw.get("hostile", "false").lower()
-    if hostile not in ("true", "false"):
-        raise InvalidParameterError(f"hostile must be true or false. Got {raw['hostile']!r}")
-    m, T, P = (require_int(k, raw[k], minimum=lo) for k, lo in (("m", 2), ("T", 2), ("P", 1)))
-    others = require_int("others", raw["others"], minimum=0)
-    D, R = (require_int(k, raw.get(k, 0), minimum=0, maximum=T) for k in ("D", "R"))
-    runs = require_int("runs", raw.get("runs", 200), minimum=2)
+    m, T, P, others, D, R, hostile, runs = _prec_inputs(raw)
     rng = np.random.default_rng(seed)
     algorithm = PREC(m, T, D, R)
-    instance = planted_instance(m, T, P=P, D=D, R=R, others=others, hostile=hostile == "true", rng=rng)
+    instance = planted_instance(m, T, P=P, D=D, R=R, others=others, hostile=hostile, rng=rng)
     with progress_bar() as bar:
         bar.add_task(f"p-REC, {runs} runs of T = {T} rounds", total=None)
         losses = algorithm.simulate(instance, runs, rng).total_loss
     n = P + others
     bound, eps = loss_upper_prec(m, n, P, R, T), eps_upper_prec(m, T, D, R, P)
-    payload = {"m": m, "T": T, "P": P, "n": n, "D": D, "R": R, "hostile": hostile == "true", "runs": runs,
+    payload = {"m": m, "T": T, "P": P, "n": n, "D": D, "R": R, "hostile": hostile, "runs": runs,
                "seed": seed, "mean_loss": float(losses.mean()),
                "standard_error": float(losses.std(ddof=1) / np.sqrt(runs)), "max_loss": int(losses.max()),
                "theorem16_loss_bound": bound.as_json(), "theorem17_eps": eps.as_json()}
