@@ -205,7 +205,11 @@ def _advanced(counts: Sequence[tuple[sympy.Expr, int]], delta_prime: sympy.Expr,
     """
     squares = sympy.Add(*[c * e ** 2 for e, c in counts])
     drift = sympy.Add(*[c * e * (sympy.exp(e) - 1) for e, c in counts])
-    value = sympy.sqrt(2 * sympy.log(1 / delta_prime) * squares) + drift
+    radicand = 2 * sympy.log(1 / delta_prime) * squares
+    coefficient = radicand.as_coeff_Mul()[0]
+    # sympy's sqrt factors its rational coefficient (hours at k = 10^4000): left unevaluated when it is large
+    small = max(abs(int(coefficient.p)), int(coefficient.q)) < 10**30
+    value = (sympy.sqrt(radicand) if small else sympy.Pow(radicand, sympy.S.Half, evaluate=False)) + drift
     ctx = _context(64 + max(_log2_inverse(e) for e, _ in counts) + _log2_inverse(1 - delta_prime))  # ln(1/delta') ~ 1 - delta'
     iv_squares, iv_drift = ctx.mpf(0), ctx.mpf(0)
     for e, c in counts:

@@ -136,6 +136,7 @@ def test_large_k_enclosure_brackets_the_oracle(eps, k):
 @pytest.mark.parametrize("eps, k, delta", [
     ("1e-300", OPTIMAL_K_MAX, "1e-300"), ("1e6", OPTIMAL_K_MAX, "1/2"), ("1", OPTIMAL_K_MAX, "1e-6"),
     ("exp(-690)", 7, "1e-4000"), ("1e6", "10^4000", "1e-6"), ("1e-300", "10^4000", "1/2"),
+    ("1/10", "10^4000 - 1", "1e-6"),  # sympy's sqrt factored 2k ln(1/delta') for 47 s
 ])
 def test_the_ends_of_the_range_answer_in_seconds(eps, k, delta):
     """Every corner of the answerable range answers, with a finite lower and an upper >= it, in seconds."""
