@@ -15,6 +15,7 @@ from fractions import Fraction
 import sympy
 
 from accountant.bound_result import BoundResult
+from accountant.composition import exact_interval
 from accountant.channel_information import SOURCE
 from accountant.exact_intervals import (
     _EXPONENT_LIMIT,
@@ -27,16 +28,47 @@ from accountant.exact_intervals import (
     _join,
     _result,
 )
-from accountant.input_validation import _eps, _sign
-from mechanisms.parameters import InvalidParameterError, require_int, require_positive
+from mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_positive
 
 __all__ = ["adaptive_min_queries", "theorem17_adaptive_bound"]
+
+
+N_MAX = 10**100
+BITS_MAX = 10**100
+"""Answerable ranges: N and bits at most 10^100, eps in require_eps's [10^-300, 10^4]. Then 1/c =
+N / (40 (e^eps - 1)^2) < 10^700 and the query count T < 10^900: its enclosures stay far inside the
+2^30000 of the interval layer and T prints (Python refuses to print integers of more than 4300 digits)."""
+
+_SMALL_EPS = sympy.Rational(1, 2**20)
+"""Below this eps (and c), e^eps - 1 and ln(1 + c) are enclosed by their series (no cancellation)."""
+
+
+def _expm1(e: sympy.Expr) -> object:
+    """An interval containing e^eps - 1, relatively tight for every eps in range (no cancellation).
+
+    For 0 < eps <= 2^-20: eps <= e^eps - 1 <= eps + eps^2 (the tail sum_{n>=2} eps^n / n! is at most
+    (e - 2) eps^2); above, e^eps - 1 in interval arithmetic loses at most 20 of its 256 bits.
+    """
+    x = exact_interval(_IV, e)
+    if e <= _SMALL_EPS:
+        return _IV.mpf((x.a, (x * (1 + x)).b))
+    return _IV.exp(x) - 1
+
+
+def _log1p(c: object) -> object:
+    """An interval containing ln(1 + c) for an interval c > 0, tight also for tiny c.
+
+    For c <= 2^-20: c - c^2/2 <= ln(1 + c) <= c (alternating series); above, ln(1 + c) directly.
+    """
+    if _iv_ends(c)[1] <= Fraction(1, 2**20):
+        return _IV.mpf(((c - c * c / 2).a, c.b))
+    return _IV.log(1 + c)
 
 
 def _adaptive_parts(N: int, e: sympy.Expr) -> tuple[sympy.Expr, object, list[int]]:
     """c = 40 (e^eps - 1)^2 / N exactly, its interval, and the candidate switch times t1 = floor(1/c) + 1."""
     c = 40 * (sympy.exp(e) - 1) ** 2 / N
-    c_iv = _iv_exact(Fraction(40, N)) * (_IV.exp(_iv_expr(e)) - 1) ** 2
+    c_iv = _iv_exact(Fraction(40, N)) * _expm1(e) ** 2
     inverse = 1 / c_iv
     low, high = (math.floor(end) for end in _iv_ends(inverse))
     return c, c_iv, sorted({low + 1, high + 1})
@@ -57,8 +89,8 @@ def theorem17_adaptive_bound(T: object, N: object, eps: object) -> BoundResult:
     References: 000_0c6e7fdc3fd68303.txt, Theorem 17, Lemmas 18-19.
     """
     t = require_int("T", T, minimum=0)
-    n = require_int("N", N, minimum=2)
-    e = _eps(eps)
+    n = require_int("N", N, minimum=2, maximum=N_MAX)
+    e = require_eps("eps", eps)
     source = f"{SOURCE}, Theorem 17"
     note = "delta_{t+1} = delta_t + (40(e^eps-1)^2/N) max(1, delta_t); proof sketch (spec §9 E10)"
     c, c_iv, switches = _adaptive_parts(n, e)
@@ -70,7 +102,7 @@ def theorem17_adaptive_bound(T: object, N: object, eps: object) -> BoundResult:
         if t <= t1:
             part = _IV.mpf(t) * c_iv
         else:
-            part = _IV.mpf(t1) * c_iv * _IV.exp(_IV.mpf(t - t1) * _IV.log(1 + c_iv))
+            part = _IV.mpf(t1) * c_iv * _IV.exp(_IV.mpf(t - t1) * _log1p(c_iv))
         enclosure = part if enclosure is None else _IV.mpf((min(enclosure.a, part.a), max(enclosure.b, part.b)))
     try:
         lo, hi = _iv_ends(enclosure)
@@ -93,35 +125,41 @@ def adaptive_min_queries(N: object, eps: object, bits: object) -> BoundResult:
 
     References: 000_0c6e7fdc3fd68303.txt, Theorem 17.
     """
-    n = require_int("N", N, minimum=2)
-    e = _eps(eps)
-    b = require_positive("bits", bits)
-    if _sign("bits", b - sympy.Integer(10) ** 4000) > 0:
-        raise InvalidParameterError(f"bits must be <= 10^4000. Got a number of about 10^{int(sympy.log(b, 10).evalf(5))}")
+    n = require_int("N", N, minimum=2, maximum=N_MAX)
+    e = require_eps("eps", eps)
+    b = require_positive("bits", bits, at_most=BITS_MAX)
     target = _iv_expr(b) * _IV.ln2
     target_low = _iv_ends(target)[0]
     _, c_iv, switches = _adaptive_parts(n, e)
 
-    def upper(t: int) -> Fraction:
+    def upper(t: int) -> Fraction | float:
         ends = []
         for s in switches:
             part = _IV.mpf(t) * c_iv if t <= s else \
-                _IV.mpf(s) * c_iv * _IV.exp(_IV.mpf(t - s) * _IV.log(1 + c_iv))
-            ends.append(_iv_ends(part)[1])
+                _IV.mpf(s) * c_iv * _IV.exp(_IV.mpf(t - s) * _log1p(c_iv))
+            try:
+                ends.append(_iv_ends(part)[1])
+            except OverflowError:  # above 2^30000 nats: above every target (bits <= 10^100)
+                return math.inf
         return max(ends)
 
-    # closed-form estimate from the smaller switch time, then step to the smallest t with upper(t) >= target
+    # closed-form estimate from the smaller switch time, then bisection for the first t with upper(t) >= target:
+    # upper() is the upper end of a rigorous enclosure, so upper(T - 1) < target proves delta_(T-1) < target
     t1 = switches[0]
     if upper(t1) >= target_low:
         guess = math.floor(_iv_ends(target / c_iv)[0])
     else:
-        steps = _IV.log(target / (_IV.mpf(t1) * c_iv)) / _IV.log(1 + c_iv)
+        steps = _IV.log(target / (_IV.mpf(t1) * c_iv)) / _log1p(c_iv)
         guess = t1 + math.floor(_iv_ends(steps)[0])
-    guess = max(guess, 0)
-    while guess > 0 and upper(guess - 1) >= target_low:
-        guess -= 1
-    while upper(guess) < target_low:
-        guess += 1
+    low, high = 0, max(guess, 1)  # upper(0) = 0 < target (bits > 0)
+    while upper(high) < target_low:
+        low, high = high, 2 * high
+    if low == 0 and high > 1 and upper(high // 2) < target_low:
+        low = high // 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if upper(middle) >= target_low else (middle, high)
+    guess = high
     return BoundResult("theorem17-queries", f"{SOURCE}, Theorem 17", sympy.Integer(guess), "queries", True,
                        f"smallest T whose bound delta_T reaches {b} bits = {b} ln 2 nats "
                        "(a lower bound on the queries any adaptive eps-LDP scheme needs; proof sketch, spec §9 E10)",

@@ -128,8 +128,9 @@ def _ends(x) -> tuple[mpmath.mpf, mpmath.mpf]:
     return mpmath.mp.make_mpf(a), mpmath.mp.make_mpf(b)
 
 
-def _interval(ctx: MPIntervalContext, value: sympy.Expr):
-    """An interval of ``ctx`` containing the exact real ``value`` (relative width about 2^-ctx.prec)."""
+def exact_interval(ctx: MPIntervalContext, value: sympy.Expr):
+    """An interval of ``ctx`` containing the exact real ``value`` (relative width about 2^-ctx.prec, also
+    for tiny values: a strict sympy evaluation to as many digits, widened by 10^5 units of the last)."""
     if value.is_Rational:
         return ctx._mpq((int(value.p), int(value.q)))
     digits = int(ctx.prec * 0.30103) + 10
@@ -213,10 +214,10 @@ def _advanced(counts: Sequence[tuple[sympy.Expr, int]], delta_prime: sympy.Expr,
     ctx = _context(64 + max(_log2_inverse(e) for e, _ in counts) + _log2_inverse(1 - delta_prime))  # ln(1/delta') ~ 1 - delta'
     iv_squares, iv_drift = ctx.mpf(0), ctx.mpf(0)
     for e, c in counts:
-        x = _interval(ctx, e)
+        x = exact_interval(ctx, e)
         iv_squares += c * x * x
         iv_drift += c * x * (ctx.exp(x) - 1)
-    enclosure = ctx.sqrt(2 * ctx.log(1 / _interval(ctx, delta_prime)) * iv_squares) + iv_drift
+    enclosure = ctx.sqrt(2 * ctx.log(1 / exact_interval(ctx, delta_prime)) * iv_squares) + iv_drift
     return BoundResult("advanced", SOURCES["advanced"], value, "eps", True, note,
                        **_float_enclosure(*_ends(enclosure)))
 
@@ -256,8 +257,8 @@ cancellation of e^eps terms can take minutes, so only the enclosure is reported.
 def _target_interval(ctx: MPIntervalContext, k: int, delta: sympy.Expr, delta0: sympy.Expr):
     """An interval containing d = 1 - (1 - delta)/(1 - delta0)^k, the target of k-fold randomized response."""
     if delta0 == 0:
-        return _interval(ctx, delta)
-    return 1 - _interval(ctx, 1 - delta) / _interval(ctx, 1 - delta0) ** k
+        return exact_interval(ctx, delta)
+    return 1 - exact_interval(ctx, 1 - delta) / exact_interval(ctx, 1 - delta0) ** k
 
 
 def _target_sign(k: int, delta: sympy.Expr, delta0: sympy.Expr) -> int:
@@ -311,7 +312,7 @@ def _kov_enclosure(eps: sympy.Expr, k: int, delta: sympy.Expr, delta0: sympy.Exp
     Returns (lower, upper, candidate pieces); piece 0 stands for the answer eps' = 0.
     """
     ctx = _context(bits)
-    eps_iv = _interval(ctx, eps)
+    eps_iv = exact_interval(ctx, eps)
     E = ctx.exp(eps_iv)
     d = _target_interval(ctx, k, delta, delta0)
     if _ends(d)[0] < 0:
@@ -385,7 +386,7 @@ def _optimal_epsilon(eps: sympy.Expr, k: int, delta: sympy.Expr,
     not decided or the enclosure is wide; the enclosure is rigorous either way.
     """
     if _target_sign(k, delta, delta0) == 0:  # eps' = k eps exactly
-        return k * eps, *_ends(k * _interval(_context(64 + _log2_inverse(eps)), eps))
+        return k * eps, *_ends(k * exact_interval(_context(64 + _log2_inverse(eps)), eps))
     bits = 64 + 2 * k.bit_length() + _log2_inverse(eps) + (_log2_inverse(delta) if delta0 != 0 else 0)
     for attempt in range(2):
         low, high, candidates = _kov_enclosure(eps, k, delta, delta0, bits * 4 ** attempt)

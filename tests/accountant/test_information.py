@@ -651,6 +651,20 @@ def test_adaptive_min_queries_is_the_first_t_reaching_the_target(N, t, bits):
         assert sign(sympy.Rational(literal_recursion(T - 1, N, t)) - target) < 0
 
 
+def test_adaptive_at_the_smallest_eps_is_tight():
+    """eps = 10^-300 gave an infinite interval (e^eps - 1 vanished at 256 bits): against mpmath at 700 digits."""
+    import mpmath
+
+    with mpmath.workdps(700):
+        c = 40 * mpmath.expm1(mpmath.mpf(10) ** -100) ** 2 / 2  # e^eps - 1 is 0 at 256 bits below eps ~ 1e-77
+        low, high = theorem17_adaptive_bound(10, 2, "1e-100").enclosure
+        assert low <= 10 * c <= high <= 10 * c * (1 + 1e-15)
+        c = 40 * mpmath.expm1(mpmath.mpf(10) ** -300) ** 2 / 10**12
+        T = int(adaptive_min_queries(10**12, "1e-300", 1).value)  # about 1.7e609 queries
+        exact = int(mpmath.ceil(mpmath.log(2) / c))  # the smallest T with T c >= ln 2 (linear regime)
+        assert exact * (1 - mpmath.mpf(10) ** -60) <= T <= exact  # never above: "at least T" stays true
+
+
 def test_adaptive_min_queries_at_n_1e12_grows_like_n_log_n():
     N = 10**12
     result = adaptive_min_queries(N, "1/2", N // 2 - 1)
