@@ -54,6 +54,20 @@ class RecommendationShare(sympy.Function):
     def _eval_evalf(self, prec: int) -> sympy.Float:
         return sympy.Float._new(_share_value(tuple(self.args[:4]), tuple(self.args[4]), prec), prec)
 
+    def interval_enclosure(self, ctx):
+        """An interval of the interval context ``ctx`` containing the value (see :mod:`mechanisms.interval_sign`)."""
+        gamma, m, tau, x, xs = self.args
+        log_tau = ctx.log(ctx.mpf(int(tau.p)) / int(tau.q))
+
+        def phi(y: sympy.Rational):
+            return ctx.expm1(ctx.mpf(2 * int(m) * int(y.p) - int(y.q)) / int(y.q) * log_tau)
+
+        g = ctx.mpf(int(gamma.p)) / int(gamma.q)
+        total = ctx.mpf(0)
+        for y in xs:
+            total += phi(y)
+        return g / int(m) + (1 - g) * phi(x) / total
+
     def _eval_is_extended_positive(self) -> bool:
         return True
 
