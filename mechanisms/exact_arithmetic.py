@@ -115,6 +115,8 @@ class ExponentialField:
                 found *= self.element(a)
         elif isinstance(expr, sympy.Pow) and expr.exp.is_Integer:
             found = self.element(expr.base) ** int(expr.exp)
+        elif expr.has(sympy.log):  # never in Q(s); rebuilt around a polynomial, log would factor it
+            raise ValueError(f"{_short(expr)} is not a rational function of the exponentials")
         else:
             try:
                 found = self.field.from_sympy(expr.xreplace(self.substitution))
@@ -305,15 +307,28 @@ def cancel_exponentials(expr: sympy.Expr) -> sympy.Expr:
     try:
         return field.to_sympy(field.element(expr))
     except ValueError:  # coefficients outside Q: cancel with sympy's general rational-function code
-        return sympy.cancel(expr.xreplace(field.substitution)).subs(field.generator, field.value)
+        opaque, logs = _opaque_logs(expr)
+        cancelled = sympy.cancel(opaque.xreplace(field.substitution))
+        return cancelled.subs(field.generator, field.value).xreplace(logs)
+
+
+def _opaque_logs(expr: sympy.Expr) -> tuple[sympy.Expr, dict[sympy.Dummy, sympy.Expr]]:
+    """``expr`` with each logarithm replaced by a symbol, and the map back.
+
+    Substituting symbols for the exponentials inside a logarithm rebuilds it around a polynomial, and
+    sympy's log then asks whether that polynomial is nonnegative by factoring it (minutes at degree 10^4).
+    """
+    logs = {a: sympy.Dummy(real=True) for a in expr.atoms(sympy.log)}
+    return expr.xreplace(logs), {v: a for a, v in logs.items()}
 
 
 def _cancel_independently(expr: sympy.Expr) -> sympy.Expr:
     """``expr`` cancelled as a rational function of its exponentials taken as independent symbols."""
-    atoms = sorted(expr.atoms(sympy.exp), key=sympy.default_sort_key) + ([sympy.E] if expr.has(sympy.E) else [])
+    opaque, logs = _opaque_logs(expr)
+    atoms = sorted(opaque.atoms(sympy.exp), key=sympy.default_sort_key) + ([sympy.E] if opaque.has(sympy.E) else [])
     symbols = {a: sympy.Dummy(positive=True) for a in atoms}
-    cancelled = sympy.cancel(expr.xreplace(symbols))
-    return cancelled.xreplace({v: a for a, v in symbols.items()})
+    cancelled = sympy.cancel(opaque.xreplace(symbols))
+    return cancelled.xreplace({v: a for a, v in symbols.items()}).xreplace(logs)
 
 
 def _strict_evalf(expr: sympy.Expr, digits: int, working_digits: int) -> sympy.Expr | None:

@@ -28,7 +28,7 @@ from accountant.composition import (
     optimal_composition,
     optimal_composition_delta,
 )
-from tests.oracles import composition as oracle
+from oracles import composition as oracle
 
 SLACK = mpmath.mpf(10) ** -40
 """The oracles are accurate to 45 digits; a float bound is wrong by at least 1e-16 relative."""

@@ -1,7 +1,7 @@
 """Deliberately simple truths for finite channels, from the definitions, and the comparison with dpcert.
 
 A channel is a dict ``{x: {y: P(y | x)}}``. Probabilities are :class:`fractions.Fraction` for random
-rational tables, and 400-digit mpmath numbers where e^eps is irrational (eps as small as 10^-300
+rational tables, and 5000-digit mpmath numbers where e^eps is irrational (eps as small as 10^-300
 moves a probability by 10^-300): the catalogue's mechanisms are
 rebuilt here from their textbook formulas (not from dpcert's pmfs). Every truth is a brute-force
 maximum over all neighbouring pairs and outputs:
@@ -14,7 +14,7 @@ maximum over all neighbouring pairs and outputs:
 - metric DP: the tightest eps is max over every pair x != x' and output y of log(P(y|x)/P(y|x')) / d(x, x')
   (Chatzikokolakis, Andres, Bordenabe, Palamidessi, PETS 2013, Definition 1).
 
-A comparison with dpcert's exact value treats two numbers within 10^-60 of each other (relative) as
+A comparison with dpcert's exact value treats two numbers within 10^-4500 of each other (relative) as
 equal, which only matters at exact ties (a claimed eps equal to the tightest one), where the right
 verdict is "proved".
 
@@ -26,16 +26,24 @@ report the closest one.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
+from typing import ClassVar
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
 
 import mpmath
 import sympy
 
-DIGITS = 400
-"""Working digits: eps down to 10^-300 moves probabilities by 10^-300, so 400 digits keep 100 of them."""
-TIE = mpmath.mpf(10) ** -60
-"""Relative closeness below which the oracle calls two values equal."""
+DIGITS = 5000
+"""Working digits. eps down to 10^-300 moves probabilities by 10^-300; and a near tie can be as close as
+e^-eps: the renormalised geometric mechanism's tightest eps exceeds its eps by about e^-eps, 10^-4343 at
+eps = 10^4, the top of the answerable range. 5000 digits keep both apart from an exact tie."""
+TIE = mpmath.mpf(10) ** -4500
+"""Relative closeness below which the oracle calls two values equal: an exact tie agrees to ~10^-4690 (the
+log of a ratio 1 + 10^-300 loses 300 of the 5000 digits), a near tie at eps = 10^4 differs by 10^-4347."""
+FLOOR = mpmath.mpf(10) ** -4900
+"""Absolute closeness below which a delta is 0: the rounding residue of a hockey-stick sum that is exactly 0
+(the catalogue's deltas that are not 0 exceed 10^-310)."""
 
 Channel = dict[Hashable, dict[Hashable, object]]
 Pairs = list[tuple[Hashable, Hashable]]
@@ -69,10 +77,18 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 def number(value: object) -> mpmath.mpf:
-    """A Fraction, int, mpmath number or exact sympy number as a :data:`DIGITS`-digit mpmath number."""
+    """A Fraction, int, mpmath number, exact sympy number or its text ("1e-300", "1/3", "log(2)") as a
+    :data:`DIGITS`-digit mpmath number."""
+    if isinstance(value, str):
+        try:
+            value = Fraction(value)
+        except ValueError:
+            value = sympy.sympify(value)
     with mpmath.workdps(DIGITS):
         if isinstance(value, Fraction):
             return mpmath.mpf(value.numerator) / value.denominator
+        if isinstance(value, sympy.Rational):
+            return mpmath.mpf(int(value.p)) / int(value.q)
         if isinstance(value, sympy.Basic):
             return mpmath.mpf(sympy.N(value, DIGITS + 10)._mpf_)
         return mpmath.mpf(value)
@@ -232,9 +248,6 @@ def hockey_stick_delta(channel: Channel, pairs: Iterable[tuple[Hashable, Hashabl
 
 def table_mechanism(rows: Sequence[Sequence[Fraction]], relation=None):
     """A dpcert FiniteMechanism whose pmf is the table (row x is P(. | x)); all pairs are neighbours by default."""
-    from dataclasses import dataclass
-    from typing import ClassVar
-
     from mechanisms.base import FiniteMechanism
     from mechanisms.neighbours import AllPairs
 
@@ -265,7 +278,7 @@ def _same(a: mpmath.mpf, b: mpmath.mpf) -> bool:
     if mpmath.isinf(a) or mpmath.isinf(b):
         return a == b
     with mpmath.workdps(DIGITS):
-        return abs(a - b) <= TIE * max(abs(a), abs(b))
+        return abs(a - b) <= TIE * max(abs(a), abs(b)) or abs(a - b) <= FLOOR
 
 
 def _expected(truth: mpmath.mpf, claimed: mpmath.mpf) -> str:
@@ -328,7 +341,7 @@ def compare_metric(mechanism, channel: Channel, distance: Callable[[Hashable, Ha
 
 def compare_tightest(mechanism, channel: Channel, pairs: Pairs,
                      distance: Callable[[Hashable, Hashable], object] | None = None, *, relation=None) -> mpmath.mpf:
-    """dpcert's tightest eps against the oracle's; returns their difference (0 up to 10^-60 relative)."""
+    """dpcert's tightest eps against the oracle's; returns their difference (0 up to 10^-4500 relative)."""
     from proofs.exact import tightest_epsilon
 
     truth = metric_epsilon(channel, pairs, distance or (lambda a, b: 1))
