@@ -27,7 +27,7 @@ import sympy
 from accountant.bound_result import BoundResult
 from accountant.hockey_stick import hockey_stick_divergence
 from accountant.input_validation import _nonnegative
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
+from mechanisms.parameters import EPS_RANGE, InvalidParameterError, exact_sign, require_int, require_positive, to_exact
 
 __all__ = [
     "ChainWitness",
@@ -64,12 +64,23 @@ class PairGuarantee:
     steps: int = 1
 
 
+MAX_STEPS = 10**4
+"""Largest k the chain is evaluated for: Fact 5.1's printed delta e^k, like the chain's e^{k eps}, is
+printed, and beyond e^10000 it has more digits than can be evaluated in seconds."""
+
+
 def _chain_inputs(eps: object, delta: object, k: object) -> tuple[sympy.Expr, sympy.Expr, int]:
+    """eps in [0, 10^4] (:data:`mechanisms.parameters.EPS_RANGE`'s top), delta in [0, 1], k in [1, 10^4], k eps <= 10^4."""
     eps = _nonnegative("eps", eps)
+    if exact_sign(eps - EPS_RANGE[1]) > 0:
+        raise InvalidParameterError(f"eps must be in [0, {EPS_RANGE[1]}]. Got {eps}")
     delta = _nonnegative("delta", delta)
     if exact_sign(delta - 1) > 0:
         raise InvalidParameterError(f"delta must be in [0, 1]. Got {delta}")
-    return eps, delta, require_int("k", k, minimum=1)
+    k = require_int("k", k, minimum=1, maximum=MAX_STEPS)
+    if exact_sign(k * eps - EPS_RANGE[1]) > 0:  # e^{k eps} is printed: keep it below e^10000
+        raise InvalidParameterError(f"k eps must be <= {EPS_RANGE[1]} (the composed eps'). Got k = {k}, eps = {eps}")
+    return eps, delta, k
 
 
 def _geometric_sum(eps: sympy.Expr, k: int) -> sympy.Expr:

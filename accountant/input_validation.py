@@ -10,13 +10,15 @@ from __future__ import annotations
 import sympy
 
 from accountant.exact_intervals import certified_sign
-from mechanisms.parameters import InvalidParameterError, decided_sign, require_int, require_positive, to_exact
+from mechanisms.parameters import InvalidParameterError, decided_sign, require_eps, require_int, to_exact
 
 __all__: list[str] = []
 
 
 def _eps(value: object, name: str = "eps") -> sympy.Expr:
-    return require_positive(name, value)
+    """eps in [10^-300, 10^4] (:func:`mechanisms.parameters.require_eps`): beyond, e^eps has more digits
+    than the bounds can be evaluated with in seconds."""
+    return require_eps(name, value)
 
 
 def _items(N: object, w: object, *, w_max: str = "N") -> tuple[int, int]:

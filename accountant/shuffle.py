@@ -69,7 +69,7 @@ from accountant.shuffle_numeric import (
     fmt23_numeric,
     stronger_clones_condition,
 )
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive
+from mechanisms.parameters import InvalidParameterError, exact_sign
 from proofs.rounding import decimal_string
 
 __all__ = [
@@ -234,13 +234,10 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
         One :class:`BoundResult` per method. A broken validity condition gives ``valid=False`` with the
         reason in ``note``; bad arguments raise :class:`InvalidParameterError` naming the parameter.
     """
-    x = validate_shuffle_inputs(eps0, n, delta, k)
+    x = validate_shuffle_inputs(eps0, n, delta, k, l0=l0, l1=l1)
     if method is not None and method not in SHUFFLE_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(SHUFFLE_METHODS)}. Got {method!r}")
-    l0 = require_int("l0", l0, minimum=1, maximum=x.n)
-    l1 = sympy.Integer(l0) if l1 is None else require_positive("l1", l1)
-    if exact_sign(l1 - l0) > 0:
-        raise InvalidParameterError(f"l1 must be <= l0 = {l0} (each changed distance is <= 1). Got {l1}")
+    l0, l1 = x.l0, x.l1
     one_user = l0 == 1 and l1 == 1
     eps0, n, delta, k = x.eps0, x.n, x.delta, x.k
 

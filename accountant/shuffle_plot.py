@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from accountant.shuffle import SHUFFLE_METHODS, shuffle_family
-from accountant.shuffle_common import validate_shuffle_inputs
+from accountant.shuffle_common import N_MAX, validate_shuffle_inputs
 from mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = ["MAX_GRID_POINTS", "PLOT_FORMATS", "log_n_grid", "plot_shuffle_curves", "shuffle_curves"]
@@ -50,11 +50,11 @@ def log_n_grid(n_min: object, n_max: object, points: object) -> list[int]:
     """``points`` integers from ``n_min`` to ``n_max``, evenly spaced in log n (rounded, duplicates dropped).
 
     Raises:
-        InvalidParameterError: n_min < 2, n_max <= n_min, points outside [2, MAX_GRID_POINTS], or a
+        InvalidParameterError: n_min < 2, n_max <= n_min or n_max > 10^30 (:data:`N_MAX`), points outside [2, MAX_GRID_POINTS], or a
             non-integer value; the message names the parameter.
     """
-    lo = require_int("n_min", n_min, minimum=2)
-    hi = require_int("n_max", n_max, minimum=2)
+    lo = require_int("n_min", n_min, minimum=2, maximum=N_MAX)
+    hi = require_int("n_max", n_max, minimum=2, maximum=N_MAX)
     count = require_int("points", points, minimum=2, maximum=MAX_GRID_POINTS)
     if hi <= lo:
         raise InvalidParameterError(f"n_max must be > n_min = {lo}. Got {hi}")

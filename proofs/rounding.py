@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 import sys
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 
 import sympy
 
+from mechanisms.exact_arithmetic import proved_bracket
 from mechanisms.parameters import UndecidedSignError, exact_sign
 
 __all__ = ["float_upper", "float_lower", "decimal_string"]
@@ -67,8 +68,13 @@ def float_lower(value: sympy.Expr) -> float:
 def decimal_string(value: sympy.Expr, digits: int = 12, *, upward: bool = True) -> str:
     """``value`` as a decimal with ``digits`` significant digits, rounded up (or, with upward=False, down).
 
-    The decimal is found from a ``digits + 15``-digit evaluation and then confirmed exactly, stepping
-    one unit in the last place outward if the evaluation put it on the wrong side of ``value``.
+    The decimal is found from a proved ``digits + 15``-digit bracket (:func:`proved_bracket`; a plain
+    evalf can be wrong) and then confirmed exactly, stepping one unit in the last place outward if it is
+    on the wrong side of ``value``.
+
+    Raises:
+        UndecidedSignError: ``value`` is beyond 2^(+-100000) or cannot be evaluated (see
+            :func:`proved_bracket`); callers keep their values inside that range.
     """
     value = sympy.sympify(value)
     if value == sympy.oo or value == -sympy.oo:
@@ -76,7 +82,10 @@ def decimal_string(value: sympy.Expr, digits: int = 12, *, upward: bool = True) 
     direction = 1 if upward else -1
     if exact_sign(value) == 0:
         return "0"
-    approx = Decimal(str(value.evalf(digits + 15)))
+    low, _ = proved_bracket(value, digits + 15)
+    with localcontext() as context:
+        context.prec = digits + 20
+        approx = Decimal(low.p) / Decimal(low.q)
     exponent = approx.adjusted()  # the evaluation may have rounded up to the next power of 10
     if exact_sign(abs(value) - sympy.Integer(10) ** exponent) < 0:
         exponent -= 1

@@ -162,7 +162,14 @@ def social_graphs_dir(directory: str | os.PathLike[str] | None = None) -> Path |
     else:
         project_root = Path(__file__).resolve().parents[2]
         candidates = [project_root.parent / "shared" / "data" / "social-graphs"]
-    return next((c for c in candidates if c.is_dir()), None)
+    return next((c for c in candidates if _is_dir(c)), None)
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):  # a name too long for the file system, or a NUL byte
+        return False
 
 
 def _network_name(name: str) -> str:

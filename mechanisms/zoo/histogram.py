@@ -10,7 +10,7 @@ import numpy as np
 import sympy
 
 from mechanisms.base import check_size
-from mechanisms.parameters import require_int, require_positive
+from mechanisms.parameters import require_eps, require_int
 from mechanisms.zoo._common import ZooMechanism, as_vector
 
 __all__ = ["Histogram", "HistogramWrongScale"]
@@ -22,7 +22,7 @@ class _HistogramBase(ZooMechanism):
     bins: int = 4
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "eps", require_positive("eps", self.eps))
+        object.__setattr__(self, "eps", require_eps("eps", self.eps))
         object.__setattr__(self, "bins", require_int("bins", self.bins, minimum=1, maximum=1000))
 
     def neighbour_pairs(self) -> Sequence[tuple[Hashable, Hashable]]:

@@ -11,7 +11,7 @@ import numpy as np
 import sympy
 
 from mechanisms.base import check_size
-from mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
+from mechanisms.parameters import InvalidParameterError, require_eps, require_int, to_exact
 from mechanisms.zoo._common import ZooMechanism
 
 __all__ = ["LaplaceFloat", "LaplaceExact"]
@@ -22,7 +22,7 @@ class _RealLaplace(ZooMechanism):
     eps: sympy.Expr
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "eps", require_positive("eps", self.eps))
+        object.__setattr__(self, "eps", require_eps("eps", self.eps))
 
     def neighbour_pairs(self) -> Sequence[tuple[Hashable, Hashable]]:
         return [(0.0, 1.0)]

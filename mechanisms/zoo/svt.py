@@ -18,7 +18,7 @@ import numpy as np
 import sympy
 
 from mechanisms.base import check_size
-from mechanisms.parameters import require_int, require_positive, to_exact
+from mechanisms.parameters import require_eps, require_int, to_exact
 from mechanisms.zoo._common import ZooMechanism, as_vector
 
 __all__ = ["SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6"]
@@ -36,7 +36,7 @@ class _SVT(ZooMechanism):
     _cutoff: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "eps", require_positive("eps", self.eps))
+        object.__setattr__(self, "eps", require_eps("eps", self.eps))
         object.__setattr__(self, "m", require_int("m", self.m, minimum=2, maximum=30))
         object.__setattr__(self, "T", to_exact("T", self.T))
 
