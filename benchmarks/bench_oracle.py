@@ -18,6 +18,10 @@ were compared, how many violated soundness (must be 0) and the closest margin:
   the brute-force worst case over all datasets; margin = upper - truth (absolute, in eps).
 - ``composition``: basic, advanced and optimal composition of k (eps, delta0)-DP mechanisms — every
   certified upper bound is >= Kairouz-Oh-Viswanath's optimal eps (a 50-digit finite sum); margin relative.
+- ``exact-checker``: random rational tables (2-4 inputs, 2-5 outputs, all pairs neighbours), the claimed
+  eps often exactly a log ratio of two entries (the tightest eps itself in 3 of 10 points) — dpcert's pure and (eps, delta) verdicts, delta(eps) and
+  tightest eps agree with brute force over pairs and outputs (``oracles.channels``); a disagreement is a
+  violation; margin = the smallest |claimed - true| eps or delta that was decided correctly.
 
 Prints one JSON object; exits 1 if any point violated soundness.
 """
@@ -40,6 +44,7 @@ import sympy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from oracles import channels as channel_oracle  # noqa: E402
 from oracles import composition as composition_oracle  # noqa: E402
 from oracles import shuffle as shuffle_oracle  # noqa: E402
 from oracles import shuffle_numeric as numeric_oracle  # noqa: E402
@@ -150,12 +155,39 @@ def composition(seed: int) -> Margin:
     return min(margins) if margins else None
 
 
+def exact_checker(seed: int) -> Margin:
+    rng = np.random.default_rng(seed)
+    inputs, outputs = int(rng.integers(2, 5)), int(rng.integers(2, 6))
+    weights = rng.integers(0, 10, size=(inputs, outputs))
+    weights[:, 0] += weights.sum(axis=1) == 0
+    rows = [[Fraction(int(w), int(row.sum())) for w in row] for row in weights]
+    ratios = sorted({p / q for p_row in rows for q_row in rows for p, q in zip(p_row, q_row) if p > q > 0})
+    if ratios and rng.random() < 0.6:  # a log ratio of two entries, the largest (an exact tie) half the time
+        ratio = ratios[-1] if rng.random() < 0.5 else ratios[int(rng.integers(0, len(ratios)))]
+        eps = sympy.log(sympy.Rational(ratio.numerator, ratio.denominator))
+    else:
+        eps = [sympy.Rational(1, 10**30), sympy.Rational(1, 10), sympy.Integer(1), sympy.log(3), sympy.Integer(5)][
+            int(rng.integers(0, 5))]
+    delta = [sympy.Integer(0), sympy.Rational(1, 1000), sympy.Rational(1, 10), sympy.Rational(1, 2)][int(rng.integers(0, 4))]
+    mechanism, channel = channel_oracle.table_mechanism(rows), channel_oracle.table_channel(rows)
+    pairs = channel_oracle.all_pairs(channel)
+    try:
+        margins = [channel_oracle.compare_pure(mechanism, channel, pairs, eps),
+                   channel_oracle.compare_approx(mechanism, channel, pairs, eps, delta)]
+        channel_oracle.compare_tightest(mechanism, channel, pairs)
+    except AssertionError:
+        return -math.inf
+    finite = [abs(m) for m in margins if mpmath.isfinite(m)]
+    return float(min(finite)) if finite else None
+
+
 FAMILIES: dict[str, tuple[Callable[[int], Margin], float]] = {
     "shuffle-closed": (closed_forms, 0.45),
     "shuffle-blanket": (blanket, 0.15),
     "shuffle-clone": (clone, 0.03),
     "shuffle-exact": (exact_shuffle, 0.02),
     "composition": (composition, 0.2),
+    "exact-checker": (exact_checker, 0.15),
 }
 """Family name -> (one point's check, share of --points)."""
 
