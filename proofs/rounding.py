@@ -82,10 +82,10 @@ def decimal_string(value: sympy.Expr, digits: int = 12, *, upward: bool = True) 
     direction = 1 if upward else -1
     if exact_sign(value) == 0:
         return "0"
-    low, _ = proved_bracket(value, digits + 15)
+    centre = value if value.is_Rational else sum(proved_bracket(value, digits + 15)) / 2
     with localcontext() as context:
         context.prec = digits + 20
-        approx = Decimal(low.p) / Decimal(low.q)
+        approx = Decimal(int(centre.p)) / Decimal(int(centre.q))
     exponent = approx.adjusted()  # the evaluation may have rounded up to the next power of 10
     if exact_sign(abs(value) - sympy.Integer(10) ** exponent) < 0:
         exponent -= 1
