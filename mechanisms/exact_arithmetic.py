@@ -444,6 +444,9 @@ def exact_sign(expr: sympy.Expr) -> int:
     proved = interval_sign(expr)
     if proved is not None:
         return proved
+    without_logs = _without_logarithms(expr)
+    if without_logs is not None:
+        return exact_sign(without_logs)
     for digits in (30, 120, 500):
         approx = _strict_evalf(expr, digits, 4 * digits)
         if approx is not None and approx != 0:
@@ -460,6 +463,36 @@ def exact_sign(expr: sympy.Expr) -> int:
     if sympy.simplify(expr) == 0 or expr.equals(0):
         return 0
     raise UndecidedSignError(f"could not decide the sign of {_short(expr)}")
+
+
+_MAX_LOG_POWER = 4
+"""Largest |c| of a term c log(A) that :func:`_without_logarithms` raises A to."""
+
+
+def _without_logarithms(expr: sympy.Expr) -> sympy.Expr | None:
+    """A log-free number with the sign of ``expr``, when ``expr`` is r + sum c_i log(A_i) (r rational, c_i
+    small integers, A_i > 0 proved); else None.
+
+    log is increasing: the sum has the sign of prod A_i^{c_i} e^r - 1, written as P - Q with the positive
+    powers (and e^r, r > 0) in P and the negative ones in Q. Near ties of logarithms of exponential sums
+    (5670 - log(A) with A = e^5670 (1 + e^-5670 ...)) then cancel exactly instead of needing 2500 digits.
+    """
+    terms = sympy.Add.make_args(expr)
+    if not any(t.has(sympy.log) for t in terms):
+        return None
+    up, down = [], []
+    for term in terms:
+        if term.is_Rational:
+            (up if term > 0 else down).append(sympy.exp(abs(term)))
+            continue
+        coefficient, rest = term.as_coeff_Mul()
+        if not (isinstance(rest, sympy.log) and coefficient.is_Integer and 0 < abs(coefficient) <= _MAX_LOG_POWER):
+            return None
+        argument = rest.args[0]
+        if argument.has(sympy.log) or interval_sign(argument) != 1:
+            return None
+        (up if coefficient > 0 else down).append(argument ** abs(int(coefficient)))
+    return sympy.Mul(*up) - sympy.Mul(*down)
 
 
 def exact_max(values: Iterable[sympy.Expr]) -> sympy.Expr:

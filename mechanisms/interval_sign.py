@@ -9,7 +9,9 @@ interval containing every result of its arguments, so the final interval contain
 If it excludes 0 the sign is proved; otherwise the precision grows, and if it never excludes 0 the
 caller decides (the value may be exactly 0).
 
-Supported: integers, rationals, E, pi, +, *, integer and rational powers, exp, log, sqrt, Abs, and any
+Supported: integers, rationals, E, pi, +, *, integer and rational powers, exp, log, sqrt, Abs, Max, Min,
+loggamma, gamma and factorial (mpmath's interval versions), erfc (monotone: its end points evaluated
+30 bits beyond the working precision, where mpmath's erfc is accurate, then widened by 2^-prec), and any
 sympy function that encloses itself: a method ``interval_enclosure(ctx)`` returning an interval of
 ``ctx`` that contains its value (the opaque exact numbers of the mechanisms, such as p-REC's
 recommendation shares).
@@ -70,10 +72,28 @@ def _enclose(expr: sympy.Expr, ctx) -> object:
     enclosure = getattr(expr, "interval_enclosure", None)
     if enclosure is not None:
         return enclosure(ctx)
+    if isinstance(expr, (sympy.loggamma, sympy.gamma, sympy.factorial)):
+        inner = _enclose(expr.args[0], ctx)
+        return {sympy.loggamma: ctx.loggamma, sympy.gamma: ctx.gamma, sympy.factorial: ctx.factorial}[
+            type(expr)](inner)
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        parts = [_enclose(arg, ctx) for arg in expr.args]
+        pick = max if isinstance(expr, sympy.Max) else min
+        return ctx.mpf([pick(p.a for p in parts), pick(p.b for p in parts)])
+    if isinstance(expr, sympy.erfc):
+        return _erfc(_enclose(expr.args[0], ctx), ctx)
     if isinstance(expr, sympy.Abs):
         inner = _enclose(expr.args[0], ctx)
         return ctx.mpf([0, max(abs(inner.a), abs(inner.b))]) if inner.a <= 0 <= inner.b else abs(inner)
     raise _Unsupported(type(expr).__name__)
+
+
+def _erfc(inner, ctx) -> object:
+    """erfc over an interval: decreasing, so [erfc(b), erfc(a)], each end widened outward by 2^-prec."""
+    with mpmath.workprec(ctx.prec + 30):
+        high, low = mpmath.erfc(inner.a), mpmath.erfc(inner.b)
+        slack = mpmath.mpf(2) ** -ctx.prec
+        return ctx.mpf([low * (1 - slack), high * (1 + slack)])
 
 
 def interval_sign(expr: sympy.Expr) -> int | None:

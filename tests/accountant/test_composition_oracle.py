@@ -147,3 +147,12 @@ def test_the_ends_of_the_range_answer_in_seconds(eps, k, delta):
     for r in results:
         if r.valid:
             assert r.enclosure[0] <= r.enclosure[1]
+
+
+def test_power_an_understated_composition_is_caught():
+    # power check: basic composition with k - 1 for k (an off-by-one) is below the truth: two eps = 1
+    # mechanisms at delta = 10^-12 need nearly 2 (the optimal delta at eps' = 1 is about 0.23)
+    truth = oracle.kov_epsilon(Fraction(1), 2, Fraction(1, 10**12), Fraction(0))
+    assert not _at_least(1.0, truth)
+    basic, _, optimal = composition_family(sympy.Integer(1), 2, sympy.Rational(1, 10**12))
+    assert _at_least(basic.upper, truth) and _at_least(optimal.upper, truth)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -142,3 +143,17 @@ def test_metric_claims_match_the_oracle(case, factor):
     mechanism, relation, channel, distance, eps = case
     oracle.compare_metric(mechanism, channel, distance, factor * eps, relation=relation)
     oracle.compare_tightest(mechanism, channel, oracle.all_pairs(channel), distance, relation=relation)
+
+
+def test_power_a_checker_that_allows_twice_the_eps_is_caught(monkeypatch):
+    # power check: a checker that proves eps-DP whenever 2 eps-DP holds disagrees with the oracle on
+    # 3-RR at eps = 1 claimed at 3/4 (the truth is 1: refuted, not proved)
+    import proofs.claim
+    from proofs.guarantees import PureDP
+
+    honest = proofs.claim.check
+    monkeypatch.setattr(proofs.claim, "check", lambda mechanism, claim, **kw: honest(mechanism, PureDP(2 * claim.eps), **kw))
+    mechanism = make_mechanism("k-rr", {"k": 3, "eps": 1})
+    channel = oracle.randomized_response("1", 3)
+    with pytest.raises(AssertionError, match="oracle says refuted"):
+        oracle.compare_pure(mechanism, channel, oracle.all_pairs(channel), R(3, 4))
