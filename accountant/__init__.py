@@ -2,14 +2,14 @@
 d_EM-DP reductions, information bounds).
 
 Every public name of the package's modules is re-exported here, except ``families.fano`` (it would
-hide the submodule :mod:`accountant.fano`; use ``accountant.families.fano``) and the per-module citation
+hide the submodule :mod:`dpcert.accountant.fano`; use ``dpcert.accountant.families.fano``) and the per-module citation
 constants such as ``channel_information.SOURCE``. The shuffle bounds are exported through their
-facade :mod:`accountant.shuffle`; its helper modules (``shuffle_*``) stay internal to it.
+facade :mod:`dpcert.accountant.shuffle`; its helper modules (``shuffle_*``) stay internal to it.
 """
 
-from accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
-from accountant.bound_result import BoundResult
-from accountant.calibration import (
+from dpcert.accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.calibration import (
     CALIBRATION_METHODS,
     CALIBRATION_PARAMETERS,
     calibrate_eps0,
@@ -18,9 +18,9 @@ from accountant.calibration import (
     imola_recipe_alpha0,
     imola_recipe_check,
 )
-from accountant.catalog import BOUND_FAMILIES, CALIBRATIONS, BoundFamily
-from accountant.channel_information import LOG2E, lemma6_bound, mutual_information, posterior_prior_ratios
-from accountant.composition import (
+from dpcert.accountant.catalog import BOUND_FAMILIES, CALIBRATIONS, BoundFamily
+from dpcert.accountant.channel_information import LOG2E, lemma6_bound, mutual_information, posterior_prior_ratios
+from dpcert.accountant.composition import (
     COMPOSITION_PARAMETERS,
     LedgerEntry,
     PrivacyLedger,
@@ -32,8 +32,8 @@ from accountant.composition import (
     optimal_composition,
     optimal_composition_delta,
 )
-from accountant.emd_parameters import alpha_for_goals, composition_alpha0, linear_query_noise
-from accountant.emd_reduction import (
+from dpcert.accountant.emd_parameters import alpha_for_goals, composition_alpha0, linear_query_noise
+from dpcert.accountant.emd_reduction import (
     DiscreteReduction,
     bernstein_constant_facts,
     emd_discrete_family,
@@ -45,9 +45,9 @@ from accountant.emd_reduction import (
     user_level_from_discrete,
     user_level_from_metric,
 )
-from accountant.exact_intervals import INTERVAL_BITS, MAX_EXACT_DIGITS, rigorous_interval
-from accountant.families import FAMILIES, REQUIRED, ParameterSpec, ldp_mutual_information
-from accountant.fano import (
+from dpcert.accountant.exact_intervals import INTERVAL_BITS, MAX_EXACT_DIGITS, rigorous_interval
+from dpcert.accountant.families import FAMILIES, REQUIRED, ParameterSpec, ldp_mutual_information
+from dpcert.accountant.fano import (
     ChernoffCheck,
     FanoWitness,
     appendix_a_chernoff_check,
@@ -60,15 +60,15 @@ from accountant.fano import (
     theorem23_user_threshold,
     users_unreliable,
 )
-from accountant.frequency_estimation import (
+from dpcert.accountant.frequency_estimation import (
     Theorem66Steps,
     norm_1_to_2,
     theorem_6_5_bound,
     theorem_6_6_bound,
     theorem_6_6_steps,
 )
-from accountant.gaussian_calibration import emd_gaussian_sigma
-from accountant.group_privacy import (
+from dpcert.accountant.gaussian_calibration import emd_gaussian_sigma
+from dpcert.accountant.group_privacy import (
     MAX_WITNESS_STEPS,
     PRINTED_FORMS,
     ChainWitness,
@@ -79,9 +79,9 @@ from accountant.group_privacy import (
     group_privacy_family,
     printed_group_delta,
 )
-from accountant.hockey_stick import exact_distribution, hockey_stick_divergence, rational_enclosure
-from accountant.maxsense_threshold import maxsense_user_threshold
-from accountant.metric_shuffle_lemmas import (
+from dpcert.accountant.hockey_stick import exact_distribution, hockey_stick_divergence, rational_enclosure
+from dpcert.accountant.maxsense_threshold import maxsense_user_threshold
+from dpcert.accountant.metric_shuffle_lemmas import (
     MAX_EXACT_CLONE_M,
     MAX_HISTOGRAM_CELLS,
     LemmaCheck,
@@ -95,7 +95,7 @@ from accountant.metric_shuffle_lemmas import (
     lemma_b3_epsilon_expression,
     shuffled_histogram_law,
 )
-from accountant.online_recommendation_bounds import (
+from dpcert.accountant.online_recommendation_bounds import (
     KL_CONSTANT,
     Lemma4Witness,
     TraceLemmaCheck,
@@ -125,7 +125,7 @@ from accountant.online_recommendation_bounds import (
     uniform_round_loss,
     uniform_rounds_order_witness,
 )
-from accountant.per_user_bounds import (
+from dpcert.accountant.per_user_bounds import (
     per_user_mi_bound,
     theorem10_bound,
     theorem13_bound,
@@ -133,7 +133,7 @@ from accountant.per_user_bounds import (
     theorem14_main_term,
     theorem14_main_term_bound,
 )
-from accountant.privact_bounds import (
+from dpcert.accountant.privact_bounds import (
     BoltzmannLossCheck,
     Footnote2Check,
     Lemma6MonteCarlo,
@@ -164,7 +164,7 @@ from accountant.privact_bounds import (
     theorem6_relative_bound,
     theorem6_vacuity_table,
 )
-from accountant.shuffle import (
+from dpcert.accountant.shuffle import (
     MAX_EXACT_KRR_N,
     MAX_EXACT_RR_N,
     SHUFFLE_METHODS,
@@ -196,15 +196,15 @@ from accountant.shuffle import (
     shuffle_family,
     stronger_clones_condition,
 )
-from accountant.sketch_channels import cluster_channel, lemma9_rhs, lemma25_rhs, records, sketch_information
-from accountant.subset_overlap import (
+from dpcert.accountant.sketch_channels import cluster_channel, lemma9_rhs, lemma25_rhs, records, sketch_information
+from dpcert.accountant.subset_overlap import (
     EXACT_RATIO_W_MAX,
     EXACT_W_MAX,
     binomial_ratio,
     binomial_ratio_bounds,
     lemma12_sandwich,
 )
-from accountant.symbolic_facts import SymbolicFact, fact_from_cases, nonnegative_everywhere, square_certificate
+from dpcert.accountant.symbolic_facts import SymbolicFact, fact_from_cases, nonnegative_everywhere, square_certificate
 
 __all__ = [
     "BOUND_FAMILIES",

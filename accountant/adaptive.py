@@ -14,10 +14,10 @@ from fractions import Fraction
 
 import sympy
 
-from accountant.bound_result import BoundResult
-from accountant.composition import exact_interval
-from accountant.channel_information import SOURCE
-from accountant.exact_intervals import (
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.composition import exact_interval
+from dpcert.accountant.channel_information import SOURCE
+from dpcert.accountant.exact_intervals import (
     _EXPONENT_LIMIT,
     _IV,
     INTERVAL_BITS,
@@ -28,7 +28,7 @@ from accountant.exact_intervals import (
     _join,
     _result,
 )
-from mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_positive
+from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_positive
 
 __all__ = ["adaptive_min_queries", "theorem17_adaptive_bound"]
 

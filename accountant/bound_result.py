@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from proofs.rounding import decimal_string, float_lower, float_upper
+from dpcert.proofs.rounding import decimal_string, float_lower, float_upper
 
 __all__ = ["BOUNDS", "BoundResult"]
 

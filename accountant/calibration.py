@@ -1,7 +1,7 @@
 """Calibration: the largest local eps0 whose shuffled eps is at most a target, never overshooting.
 
 For a target eps, n users and delta, :func:`calibrate_eps0` bisects over eps0 with one shuffle bound
-(:data:`accountant.shuffle.SHUFFLE_METHODS`). An eps0 is accepted only when the bound is a certified
+(:data:`dpcert.accountant.shuffle.SHUFFLE_METHODS`). An eps0 is accepted only when the bound is a certified
 upper bound there (``BoundResult.certified_upper``: valid, and ``bounds`` upper or exact; never a lower
 bound such as the exact row for an unspecified randomizer) and that exact upper end is <= the target, so
 the returned eps0 never overshoots: the shuffled mechanism with that eps0 is (target, delta)-DP by the
@@ -22,12 +22,12 @@ import math
 import sympy
 from scipy.optimize import brentq
 
-from accountant.bound_result import BoundResult
-from accountant.shuffle import SHUFFLE_METHODS, shuffle_bound
-from accountant.shuffle_closed_forms import imola_theorem_4_4, imola_theorem_4_4_alpha
-from accountant.shuffle_common import SOURCES, invalid, require_open_unit, validate_shuffle_inputs
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, require_real
-from proofs.rounding import decimal_string
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.shuffle import SHUFFLE_METHODS, shuffle_bound
+from dpcert.accountant.shuffle_closed_forms import imola_theorem_4_4, imola_theorem_4_4_alpha
+from dpcert.accountant.shuffle_common import SOURCES, invalid, require_open_unit, validate_shuffle_inputs
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, require_real
+from dpcert.proofs.rounding import decimal_string
 
 __all__ = [
     "CALIBRATION_METHODS",

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from accountant.bound_result import BoundResult
-from accountant.families import FAMILIES as _PAPER_FAMILIES
-from accountant.families import REQUIRED, ParameterSpec
-from accountant.maxsense_threshold import maxsense_user_threshold
-from mechanisms.parameters import InvalidParameterError
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.families import FAMILIES as _PAPER_FAMILIES
+from dpcert.accountant.families import REQUIRED, ParameterSpec
+from dpcert.accountant.maxsense_threshold import maxsense_user_threshold
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 __all__ = ["BoundFamily", "BOUND_FAMILIES", "CALIBRATIONS"]
 
@@ -53,9 +53,9 @@ def _maxsense_users(N: object, w: object, eps: object, delta_min: object, theta:
 
 
 def _shuffle_families() -> dict[str, BoundFamily]:
-    from accountant.calibration import CALIBRATION_PARAMETERS, calibration_family
-    from accountant.composition import COMPOSITION_PARAMETERS, composition_family
-    from accountant.shuffle import SHUFFLE_PARAMETERS, shuffle_family
+    from dpcert.accountant.calibration import CALIBRATION_PARAMETERS, calibration_family
+    from dpcert.accountant.composition import COMPOSITION_PARAMETERS, composition_family
+    from dpcert.accountant.shuffle import SHUFFLE_PARAMETERS, shuffle_family
 
     return {
         "shuffle": BoundFamily("shuffle", "privacy amplification by shuffling n eps0-LDP reports", shuffle_family,
@@ -84,8 +84,8 @@ _MAXSENSE = BoundFamily(
 
 
 def _user_level_families() -> dict[str, BoundFamily]:
-    from accountant.emd_reduction import emd_discrete_family
-    from accountant.group_privacy import group_privacy_family
+    from dpcert.accountant.emd_reduction import emd_discrete_family
+    from dpcert.accountant.group_privacy import group_privacy_family
 
     return {
         "emd-discrete": BoundFamily(
@@ -105,8 +105,8 @@ def _user_level_families() -> dict[str, BoundFamily]:
 
 
 def _system_families() -> dict[str, BoundFamily]:
-    from accountant.online_recommendation_bounds import online_recommendation_family
-    from accountant.privact_bounds import privact_family
+    from dpcert.accountant.online_recommendation_bounds import online_recommendation_family
+    from dpcert.accountant.privact_bounds import privact_family
 
     return {
         "p-rec": BoundFamily(

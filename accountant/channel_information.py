@@ -19,12 +19,12 @@ from fractions import Fraction
 
 import sympy
 
-from accountant.bound_result import BoundResult
-from accountant.exact_intervals import _fraction, _rational
-from accountant.input_validation import _eps, _sign, _units
-from mechanisms.exact_arithmetic import cancel_exponentials
-from mechanisms.parameters import InvalidParameterError, to_exact
-from proofs.channel import ExactChannel
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.exact_intervals import _fraction, _rational
+from dpcert.accountant.input_validation import _eps, _sign, _units
+from dpcert.mechanisms.exact_arithmetic import cancel_exponentials
+from dpcert.mechanisms.parameters import InvalidParameterError, to_exact
+from dpcert.proofs.channel import ExactChannel
 
 __all__ = ["LOG2E", "SOURCE", "lemma6_bound", "mutual_information", "posterior_prior_ratios"]
 
@@ -100,11 +100,11 @@ def mutual_information(channel_or_matrix: object, input_law: Sequence[object], *
     ``I(X;Y) = sum_{x,y} p(x) P(y|x) log(P(y|x)/q(y))`` with ``q(y) = sum_x p(x) P(y|x)`` (natural log;
     divided by ``ln 2`` for bits). Terms with the same ratio are merged, so the result is a short
     exact sympy sum ``sum_r c_r log(r)``. Compare it rigorously with
-    :func:`~accountant.exact_intervals.rigorous_interval` (an outward-rounded enclosure, fast) and, if
-    the enclosures overlap, with :func:`mechanisms.parameters.exact_sign` (``exact_sign(bound - I) >= 0``).
+    :func:`~dpcert.accountant.exact_intervals.rigorous_interval` (an outward-rounded enclosure, fast) and, if
+    the enclosures overlap, with :func:`dpcert.mechanisms.parameters.exact_sign` (``exact_sign(bound - I) >= 0``).
 
     Args:
-        channel_or_matrix: an :class:`~proofs.channel.ExactChannel` or rows (inputs) of exact
+        channel_or_matrix: an :class:`~dpcert.proofs.channel.ExactChannel` or rows (inputs) of exact
             probabilities, each row summing exactly to 1.
         input_law: one exact probability per row, summing exactly to 1.
         units: ``"nats"`` (default) or ``"bits"``.

@@ -15,7 +15,7 @@
   tail), and one application of log(3)-DP randomized response is exactly log(3).
 - **exact**: finite mechanisms composed through their privacy-loss distributions
   (:class:`PrivacyLossDistribution`), in exact arithmetic (rationals, or rational functions of one
-  exponential e^(b/q) via :class:`mechanisms.exact_arithmetic.ExponentialField`).
+  exponential e^(b/q) via :class:`dpcert.mechanisms.exact_arithmetic.ExponentialField`).
 
 :class:`PrivacyLedger` records what was composed and reports every applicable bound.
 """
@@ -33,10 +33,10 @@ import sympy
 from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
-from accountant.bound_result import BoundResult
-from proofs.rounding import float_lower, float_upper
-from mechanisms.exact_arithmetic import ExponentialField, cancel_exponentials
-from mechanisms.parameters import (
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.proofs.rounding import float_lower, float_upper
+from dpcert.mechanisms.exact_arithmetic import ExponentialField, cancel_exponentials
+from dpcert.mechanisms.parameters import (
     InvalidParameterError,
     exact_sign,
     require_int,
@@ -596,7 +596,7 @@ class PrivacyLossDistribution:
 
 
 def _rows(channel: object) -> list[list[sympy.Expr]]:
-    from mechanisms.base import FiniteMechanism
+    from dpcert.mechanisms.base import FiniteMechanism
 
     if isinstance(channel, FiniteMechanism):
         outputs = list(channel.outputs())

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import sympy
 
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive
 
 __all__ = ["alpha_for_goals", "composition_alpha0", "linear_query_noise"]
 

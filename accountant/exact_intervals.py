@@ -3,7 +3,7 @@
 Bounds are exact (Python ``Fraction``/``int`` inside, sympy numbers in the results) wherever that is
 affordable. Where it is not (lgamma at N = 10^12, a rational with millions of digits) a value is a
 rigorous enclosure ``[lower, upper]`` from mpmath interval arithmetic (:data:`INTERVAL_BITS`-bit,
-outward rounding), reported as a :class:`~accountant.bound_result.BoundResult` whose ``value`` is the
+outward rounding), reported as a :class:`~dpcert.accountant.bound_result.BoundResult` whose ``value`` is the
 conservative end and whose note says so. An exact rational too long to print (over
 :data:`MAX_EXACT_DIGITS` digits) is reported the same way, rounded outward to 40 significant digits.
 
@@ -17,8 +17,8 @@ from fractions import Fraction
 import sympy
 from mpmath.ctx_iv import MPIntervalContext
 
-from accountant.bound_result import BoundResult
-from mechanisms.exact_arithmetic import exact_sign
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.mechanisms.exact_arithmetic import exact_sign
 
 __all__ = ["INTERVAL_BITS", "MAX_EXACT_DIGITS", "certified_sign", "rigorous_interval"]
 
@@ -161,7 +161,7 @@ def rigorous_interval(expr: object) -> tuple[sympy.Rational, sympy.Rational]:
     rounding), so two values compare rigorously by their enclosures -- much faster than sympy's exact
     sign decision on long sums of logs. Other forms use a 90-digit strict sympy evaluation, widened by
     10^-80 relative. If the enclosure contains 0, decide with
-    :func:`mechanisms.parameters.exact_sign`.
+    :func:`dpcert.mechanisms.parameters.exact_sign`.
 
     References: DESIGN.md "Numbers" (outward rounding).
     """
@@ -194,7 +194,7 @@ def _iv_tree(expr: sympy.Expr) -> object:
 
 def certified_sign(expr: object) -> int:
     """The exact sign of a closed-form real: from :func:`rigorous_interval` when it excludes 0, else
-    :func:`mechanisms.parameters.exact_sign` (which raises UndecidedSignError when it cannot decide)."""
+    :func:`dpcert.mechanisms.parameters.exact_sign` (which raises UndecidedSignError when it cannot decide)."""
     expr = sympy.sympify(expr)
     if expr.is_Rational:
         return (expr.p > 0) - (expr.p < 0)

@@ -15,16 +15,16 @@ from typing import NamedTuple
 
 import sympy
 
-from accountant.bound_result import BoundResult
-from accountant.channel_information import SOURCE, lemma6_bound
-from accountant.fano import (
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.channel_information import SOURCE, lemma6_bound
+from dpcert.accountant.fano import (
     theorem7_user_threshold,
     theorem23_user_threshold,
     users_unreliable,
 )
-from accountant.input_validation import _eps, _probability_open
-from accountant.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
-from mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.accountant.input_validation import _eps, _probability_open
+from dpcert.accountant.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = ["FAMILIES", "REQUIRED", "ParameterSpec", "fano", "ldp_mutual_information"]
 

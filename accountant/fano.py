@@ -1,7 +1,7 @@
 """Fano-type lower bounds on the number of users an eps-LDP clustering learner needs.
 
 Fano's inequality takes mutual information in **bits**; the information bounds
-(:mod:`accountant.channel_information`, :mod:`accountant.per_user_bounds`) are in **nats** and are
+(:mod:`dpcert.accountant.channel_information`, :mod:`dpcert.accountant.per_user_bounds`) are in **nats** and are
 converted here with ``log2(e) = 1/ln 2`` explicitly (spec §9 E1). A user threshold T means: with
 fewer than T users, *every* learner of the stated kind has average error > p_max (hence is
 unreliable: its worst-case error exceeds p_max).
@@ -20,11 +20,11 @@ from fractions import Fraction
 
 import sympy
 
-from accountant.bound_result import BoundResult
-from accountant.channel_information import LOG2E, SOURCE
-from accountant.exact_intervals import _IV, INTERVAL_BITS, MAX_EXACT_DIGITS, _iv_ends, _iv_lgamma, _rational
-from accountant.input_validation import _eps, _nonnegative, _probability_open, _sign
-from mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.channel_information import LOG2E, SOURCE
+from dpcert.accountant.exact_intervals import _IV, INTERVAL_BITS, MAX_EXACT_DIGITS, _iv_ends, _iv_lgamma, _rational
+from dpcert.accountant.input_validation import _eps, _nonnegative, _probability_open, _sign
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
 
 __all__ = [
     "ChernoffCheck",

@@ -1,7 +1,7 @@
 """Utility bounds of FreqEstLocal on the clustered metric B x C: Theorem 6.5 (eq. 8) and Theorem 6.6.
 
 Both bound max_K E[d_EM(F~, K~)] for the estimate F~ = v B of Algorithm 4 with n users of m items each.
-They are returned as :class:`~accountant.bound_result.BoundResult`: the exact sympy value and floats
+They are returned as :class:`~dpcert.accountant.bound_result.BoundResult`: the exact sympy value and floats
 rounded outward. :func:`theorem_6_6_steps` gives the intermediate quantities of the proof of Theorem 6.6
 (Appendix D.3) so each inequality of its chain can be checked exactly.
 
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import sympy
 
-from accountant.bound_result import BoundResult
-from mechanisms.exact_arithmetic import exact_max, exact_sign
-from mechanisms.parameters import InvalidParameterError, require_int, to_exact
-from mechanisms.user_level.gkrr import ClusteredMetric, GeneralizedKRR
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.mechanisms.exact_arithmetic import exact_max, exact_sign
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int, to_exact
+from dpcert.mechanisms.user_level.gkrr import ClusteredMetric, GeneralizedKRR
 
 __all__ = ["SOURCES", "Theorem66Steps", "norm_1_to_2", "theorem_6_5_bound", "theorem_6_6_bound", "theorem_6_6_steps"]
 

@@ -20,9 +20,9 @@ import math
 import sympy
 from scipy.stats import norm
 
-from accountant.bound_result import BoundResult
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_positive, require_unit_interval
-from proofs.symbolic.closed_form_deltas import gaussian_delta
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_positive, require_unit_interval
+from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta
 
 __all__ = ["emd_gaussian_sigma"]
 

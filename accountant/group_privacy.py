@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 import sympy
 
-from accountant.bound_result import BoundResult
-from accountant.hockey_stick import hockey_stick_divergence
-from accountant.input_validation import _nonnegative
-from mechanisms.parameters import EPS_RANGE, InvalidParameterError, exact_sign, require_int, require_positive, to_exact
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.hockey_stick import hockey_stick_divergence
+from dpcert.accountant.input_validation import _nonnegative
+from dpcert.mechanisms.parameters import EPS_RANGE, InvalidParameterError, exact_sign, require_int, require_positive, to_exact
 
 __all__ = [
     "ChainWitness",
@@ -70,7 +70,7 @@ printed, and beyond e^10000 it has more digits than can be evaluated in seconds.
 
 
 def _chain_inputs(eps: object, delta: object, k: object) -> tuple[sympy.Expr, sympy.Expr, int]:
-    """eps in [0, 10^4] (:data:`mechanisms.parameters.EPS_RANGE`'s top), delta in [0, 1], k in [1, 10^4], k eps <= 10^4."""
+    """eps in [0, 10^4] (:data:`dpcert.mechanisms.parameters.EPS_RANGE`'s top), delta in [0, 1], k in [1, 10^4], k eps <= 10^4."""
     eps = _nonnegative("eps", eps)
     if exact_sign(eps - EPS_RANGE[1]) > 0:
         raise InvalidParameterError(f"eps must be in [0, {EPS_RANGE[1]}]. Got {eps}")
@@ -258,7 +258,7 @@ def _printed_result(witness: ChainWitness | None, eps: sympy.Expr, delta: sympy.
                     name: str, where: str) -> BoundResult:
     value = printed_group_delta(eps, delta, k, form=form)
     note = (f"as printed in {where}: {PRINTED_FORMS[form]} at eps' = k eps; not a valid bound in general "
-            "(spec A1, refuted by accountant.group_privacy.fact51_counterexample)")
+            "(spec A1, refuted by dpcert.accountant.group_privacy.fact51_counterexample)")
     if witness is not None and witness.refutes(form):
         note += (f"; false at these inputs: the witness chain has D = {float(witness.endpoint):.6g} "
                  f"> {float(value):.6g}")

@@ -4,7 +4,7 @@ D_{e^eps}(P || Q) = sum_y max(P(y) - e^eps Q(y), 0) = P(S) - e^eps Q(S) with S =
 It is the smallest delta with P(E) <= e^eps Q(E) + delta for every event E, so a pair of output laws is
 (eps, delta)-indistinguishable exactly when both orders have divergence <= delta.
 
-:mod:`proofs.exact` computes the same quantity for a finite *mechanism* (maximised over its neighbours);
+:mod:`dpcert.proofs.exact` computes the same quantity for a finite *mechanism* (maximised over its neighbours);
 this module takes the two distributions themselves, as the group-privacy chains and the shuffled count
 laws of the metric-DP shuffle lemmas need.
 
@@ -19,8 +19,8 @@ from fractions import Fraction
 
 import sympy
 
-from accountant.exact_intervals import rigorous_interval
-from mechanisms.parameters import InvalidParameterError, decided_sign, exact_sign, to_exact
+from dpcert.accountant.exact_intervals import rigorous_interval
+from dpcert.mechanisms.parameters import InvalidParameterError, decided_sign, exact_sign, to_exact
 
 __all__ = ["exact_distribution", "hockey_stick_divergence", "rational_enclosure"]
 
@@ -54,7 +54,7 @@ def exact_distribution(name: str, values: Sequence[object]) -> list[sympy.Expr] 
 
 def rational_enclosure(value: object) -> tuple[Fraction, Fraction]:
     """Rationals lo <= value <= hi: both equal to ``value`` when it is rational, else a rigorous enclosure
-    (:func:`accountant.exact_intervals.rigorous_interval`, outward-rounded, width about 2^-200 relative)."""
+    (:func:`dpcert.accountant.exact_intervals.rigorous_interval`, outward-rounded, width about 2^-200 relative)."""
     value = to_exact("value", value)
     ends = (value, value) if value.is_Rational else rigorous_interval(value)
     return Fraction(int(ends[0].p), int(ends[0].q)), Fraction(int(ends[1].p), int(ends[1].q))
@@ -70,7 +70,7 @@ def hockey_stick_divergence(P: Sequence[object], Q: Sequence[object], eps: objec
 
     Args:
         P, Q: exact probability vectors over the same outputs (ints, Fractions, sympy numbers or the
-            strings :func:`mechanisms.parameters.to_exact` reads), each summing exactly to 1.
+            strings :func:`dpcert.mechanisms.parameters.to_exact` reads), each summing exactly to 1.
         eps: the exact eps >= 0 of the divergence's parameter e^eps.
 
     Raises:

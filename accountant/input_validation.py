@@ -1,22 +1,22 @@
 """Validation of the parameters the information and Fano bounds share: eps, N and w, units, probabilities.
 
-Each helper returns the exact value or raises :class:`~mechanisms.parameters.InvalidParameterError`
+Each helper returns the exact value or raises :class:`~dpcert.mechanisms.parameters.InvalidParameterError`
 naming the parameter and its allowed range. Integers go through
-:func:`mechanisms.parameters.require_int`, which accepts integer-valued input such as ``"1e12"``.
+:func:`dpcert.mechanisms.parameters.require_int`, which accepts integer-valued input such as ``"1e12"``.
 """
 
 from __future__ import annotations
 
 import sympy
 
-from accountant.exact_intervals import certified_sign
-from mechanisms.parameters import InvalidParameterError, decided_sign, require_eps, require_int, to_exact
+from dpcert.accountant.exact_intervals import certified_sign
+from dpcert.mechanisms.parameters import InvalidParameterError, decided_sign, require_eps, require_int, to_exact
 
 __all__: list[str] = []
 
 
 def _eps(value: object, name: str = "eps") -> sympy.Expr:
-    """eps in [10^-300, 10^4] (:func:`mechanisms.parameters.require_eps`): beyond, e^eps has more digits
+    """eps in [10^-300, 10^4] (:func:`dpcert.mechanisms.parameters.require_eps`): beyond, e^eps has more digits
     than the bounds can be evaluated with in seconds."""
     return require_eps(name, value)
 

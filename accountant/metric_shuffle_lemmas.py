@@ -11,12 +11,12 @@ outputs of (x_1^0, x_2, ..., x_m) and (x_1^1, x_2, ..., x_m) are (alpha, delta)-
     alpha = ln(1 + tanh(alpha0 d / 2) (8 sqrt(e^alpha0 ln(4/delta) / m) + 8 e^alpha0 / m)),
 
 if alpha0 <= ln(m / (16 ln(2/delta))). This is Theorem 4.3's formula at ||v||_0 = 1, ||v||_1 = d
-(:func:`accountant.shuffle_closed_forms.imola_alpha`), under the weaker condition of the single-item lemma.
+(:func:`dpcert.accountant.shuffle_closed_forms.imola_alpha`), under the weaker condition of the single-item lemma.
 
 Exact checks: :func:`clone_pair_divergence` sums D_{e^eps}(P || Q) exactly over every c (the pair splits
 by c = sum of coordinates - 1, and within c the likelihood ratio a / (c - a + 1) is increasing);
 :func:`shuffled_histogram_law` convolves the item laws of a finite randomizer exactly (shuffling releases
-exactly the histogram of outputs), whose divergence :func:`accountant.hockey_stick.hockey_stick_divergence`
+exactly the histogram of outputs), whose divergence :func:`dpcert.accountant.hockey_stick.hockey_stick_divergence`
 gives. Both divergences are exact, P(S) - e^eps Q(S) with exact rationals P(S), Q(S).
 
 References: 002_1def8c9789d6e1bd.txt, Lemmas B.1 and B.3 and Appendix B.4; Feldman, McMillan, Talwar,
@@ -34,15 +34,15 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from accountant.bound_result import BoundResult
-from accountant.hockey_stick import exact_distribution, hockey_stick_divergence, rational_enclosure
-from accountant.input_validation import _nonnegative, _probability_open
-from accountant.shuffle_closed_forms import imola_alpha
-from accountant.symbolic_facts import SymbolicFact, nonnegative_everywhere
-from mechanisms.neighbours import Metric
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
-from proofs.channel import ExactChannel
-from proofs.exact import max_log_ratio
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.hockey_stick import exact_distribution, hockey_stick_divergence, rational_enclosure
+from dpcert.accountant.input_validation import _nonnegative, _probability_open
+from dpcert.accountant.shuffle_closed_forms import imola_alpha
+from dpcert.accountant.symbolic_facts import SymbolicFact, nonnegative_everywhere
+from dpcert.mechanisms.neighbours import Metric
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
+from dpcert.proofs.channel import ExactChannel
+from dpcert.proofs.exact import max_log_ratio
 
 __all__ = [
     "MAX_EXACT_CLONE_M",
@@ -80,7 +80,7 @@ def lemma_b3_epsilon_expression(p: sympy.Expr, m: sympy.Expr, delta: sympy.Expr)
 def lemma_b1_alpha_expression(alpha0: sympy.Expr, d: sympy.Expr, m: sympy.Expr, delta: sympy.Expr) -> sympy.Expr:
     """alpha = ln(1 + tanh(alpha0 d/2) (8 sqrt(e^alpha0 ln(4/delta)/m) + 8 e^alpha0/m)) (works on symbols).
 
-    Theorem 4.3's :func:`~accountant.shuffle_closed_forms.imola_alpha` with ||v||_0 = 1, ||v||_1 = d.
+    Theorem 4.3's :func:`~dpcert.accountant.shuffle_closed_forms.imola_alpha` with ||v||_0 = 1, ||v||_1 = d.
     """
     return imola_alpha(alpha0, m, delta, sympy.Integer(1), d)
 

@@ -2,7 +2,7 @@
 
 Gilbert, Liu, Yu (001_8845c8f909738498.txt); exact constants from the proofs in
 specs/gilbert_online_recommendation.md, sections 2.5, 2.6 and 3. Every function returns a
-:class:`~accountant.bound_result.BoundResult` with an exact sympy value; when a theorem's conditions fail
+:class:`~dpcert.accountant.bound_result.BoundResult` with an exact sympy value; when a theorem's conditions fail
 at the given inputs the result has ``valid=False`` and says why. With tau = T/(R+1):
 
     gamma = m/(3 tau - 1),  lambda = 2m ln tau,  rho = 1/(2m).
@@ -23,10 +23,10 @@ import sympy
 
 import numpy as np
 
-from accountant.bound_result import BoundResult
-from accountant.symbolic_facts import SymbolicFact, nonnegative_everywhere
-from mechanisms.online_recommendation.likelihood import PrivacyLossTrace
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, to_exact
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.symbolic_facts import SymbolicFact, nonnegative_everywhere
+from dpcert.mechanisms.online_recommendation.likelihood import PrivacyLossTrace
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, to_exact
 
 __all__ = [
     "KL_CONSTANT",

@@ -33,11 +33,11 @@ import scipy.stats
 import sympy
 from mpmath import iv
 
-from accountant.bound_result import BoundResult
-from accountant.shuffle_intervals import iv_precision, iv_to_floats
-from accountant.symbolic_facts import SymbolicFact
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
-from mechanisms.privact import (
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.shuffle_intervals import iv_precision, iv_to_floats
+from dpcert.accountant.symbolic_facts import SymbolicFact
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
+from dpcert.mechanisms.privact import (
     TABLE1,
     ClusterTree,
     PrivactBudget,
@@ -94,7 +94,7 @@ TABLE2: dict[str, tuple[str, dict[str, str]]] = {
     "douban": ("28.83", {"0.5": "7.09", "1.0": "3.27", "2.0": "1.14"}),
 }
 """Table 2: network -> (relative utility Q_D(T)/ρ of the non-private tree, {ε: utility loss %}); n is in
-:data:`mechanisms.privact.TABLE1`."""
+:data:`dpcert.mechanisms.privact.TABLE1`."""
 
 
 def _n_k_sigma(n: object, K: object, sigma: object) -> tuple[int, int, sympy.Expr]:

@@ -21,8 +21,8 @@ Result names (:data:`SHUFFLE_METHODS`):
 =====================  ============================================================================
 
 Every numerical value is an interval [lower, upper] (``BoundResult.enclosure``) whose upper end is a
-certified valid eps (see :mod:`accountant.shuffle_numeric`, :mod:`accountant.shuffle_blanket`,
-:mod:`accountant.shuffle_exact`); closed forms are exact sympy expressions whose float is rounded up. No
+certified valid eps (see :mod:`dpcert.accountant.shuffle_numeric`, :mod:`dpcert.accountant.shuffle_blanket`,
+:mod:`dpcert.accountant.shuffle_exact`); closed forms are exact sympy expressions whose float is rounded up. No
 result exceeds eps0 ||v||_1, which always holds (post-processing).
 """
 
@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import sympy
 
-from accountant.bound_result import BoundResult
-from accountant.shuffle_blanket import blanket_bennett, blanket_delta, blanket_hoeffding
-from accountant.shuffle_closed_forms import (
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.shuffle_blanket import blanket_bennett, blanket_delta, blanket_hoeffding
+from dpcert.accountant.shuffle_closed_forms import (
     ImolaTheorem44,
     efmrtt19,
     fmt21_closed,
@@ -45,8 +45,8 @@ from accountant.shuffle_closed_forms import (
     imola_theorem_4_4,
     imola_theorem_4_4_alpha,
 )
-from accountant.shuffle_common import SOURCES, ShuffleInputs, invalid, validate_shuffle_inputs
-from accountant.shuffle_exact import (
+from dpcert.accountant.shuffle_common import SOURCES, ShuffleInputs, invalid, validate_shuffle_inputs
+from dpcert.accountant.shuffle_exact import (
     MAX_EXACT_KRR_WORK,
     MAX_EXACT_RR_N,
     EpsilonEnclosure,
@@ -61,7 +61,7 @@ from accountant.shuffle_exact import (
     krr_pair_enclosure,
     krr_worst_case_cost,
 )
-from accountant.shuffle_numeric import (
+from dpcert.accountant.shuffle_numeric import (
     CloneDelta,
     clone_delta,
     clone_epsilon,
@@ -69,8 +69,8 @@ from accountant.shuffle_numeric import (
     fmt23_numeric,
     stronger_clones_condition,
 )
-from mechanisms.parameters import InvalidParameterError, exact_sign
-from proofs.rounding import decimal_string
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign
+from dpcert.proofs.rounding import decimal_string
 
 __all__ = [
     "SHUFFLE_METHODS",
@@ -112,7 +112,7 @@ SHUFFLE_METHODS = ("efmrtt19", "fmt21-closed", "fmt21-numeric", "fmt23-closed", 
 
 MAX_EXACT_KRR_N = 200
 """Largest n for the k-RR (k >= 3) lower bound from three datasets, where the worst case is out of reach
-(which also needs 3 n (n + 1)^(k - 1) <= :data:`~accountant.shuffle_exact.MAX_EXACT_KRR_WORK`: users added
+(which also needs 3 n (n + 1)^(k - 1) <= :data:`~dpcert.accountant.shuffle_exact.MAX_EXACT_KRR_WORK`: users added
 times grid cells)."""
 
 
@@ -168,7 +168,7 @@ def exact_truth(eps0: object, n: object, delta: object, *, k: object = None) -> 
 
     - k = 2: :func:`exact_shuffled_rr`, the worst case over the other users' bits (n <= MAX_EXACT_RR_N).
     - k >= 3: :func:`exact_shuffled_krr_worst`, the worst case over all datasets, where its enumeration
-      is feasible (:func:`~accountant.shuffle_exact.krr_worst_case_cost`); beyond that (within
+      is feasible (:func:`~dpcert.accountant.shuffle_exact.krr_worst_case_cost`); beyond that (within
       :data:`MAX_EXACT_KRR_N`) the largest eps over three canonical datasets, a lower bound.
     - k omitted (any eps0-LDP randomizer): binary randomized response's worst case, a lower bound on the
       worst case over all eps0-LDP randomizers.

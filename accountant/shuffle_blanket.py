@@ -49,10 +49,10 @@ import sympy
 from mpmath.ctx_iv import MPIntervalContext
 from scipy.optimize import brentq
 
-from accountant.bound_result import BoundResult
-from accountant.shuffle_common import interval_result, invalid, randomizer_label, validate_shuffle_inputs
-from accountant.shuffle_intervals import enclose, interval_context, iv_exact
-from mechanisms.parameters import InvalidParameterError, exact_sign, to_exact
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.shuffle_common import interval_result, invalid, randomizer_label, validate_shuffle_inputs
+from dpcert.accountant.shuffle_intervals import enclose, interval_context, iv_exact
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, to_exact
 
 __all__ = ["blanket_delta", "blanket_hoeffding", "blanket_bennett"]
 

@@ -1,11 +1,11 @@
 """Closed-form amplification-by-shuffling bounds, as exact sympy expressions.
 
-Each function validates its inputs (ranges: :func:`~accountant.shuffle_common.validate_shuffle_inputs`),
+Each function validates its inputs (ranges: :func:`~dpcert.accountant.shuffle_common.validate_shuffle_inputs`),
 decides its theorem's validity condition exactly (sympy signs, never floats; a condition whose sign cannot
-be decided counts as not established), and returns a :class:`~accountant.bound_result.BoundResult` whose
+be decided counts as not established), and returns a :class:`~dpcert.accountant.bound_result.BoundResult` whose
 value is the exact expression and whose enclosure [lower_value, upper_value] is evaluated in mpmath
 interval arithmetic with as many bits as the expression's cancellations need
-(:func:`~accountant.shuffle_intervals.iv_evaluate`): at eps0 = 10^-12 and n = 10^30 the values are about
+(:func:`~dpcert.accountant.shuffle_intervals.iv_evaluate`): at eps0 = 10^-12 and n = 10^30 the values are about
 10^-38 and lie in log(1 + x) with x of that size, where a 30-digit evaluation returns 0. A broken condition
 gives ``valid=False`` and the reason in ``note``.
 
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import sympy
 
-from accountant.bound_result import BoundResult
-from accountant.shuffle_common import (
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.shuffle_common import (
     DELTA_MIN,
     EPS0_RANGE,
     N_MAX,
@@ -31,8 +31,8 @@ from accountant.shuffle_common import (
     require_open_unit,
     validate_shuffle_inputs,
 )
-from accountant.shuffle_intervals import iv_evaluate
-from mechanisms.parameters import UndecidedSignError, exact_sign, require_int, require_positive
+from dpcert.accountant.shuffle_intervals import iv_evaluate
+from dpcert.mechanisms.parameters import UndecidedSignError, exact_sign, require_int, require_positive
 
 __all__ = [
     "efmrtt19",
@@ -159,7 +159,7 @@ def fmt23_closed(eps0: object, n: object, delta: object, *, k: object = None,
         Feldman, McMillan, Talwar (SODA 2023; arXiv:2208.04591 and its erratum, which limits Theorems 3.1
         and 3.2 to a class of randomizers); the closed form is FMT 2021's Lemma A.1 with p = 2/(e^eps0 + 1).
     """
-    from accountant.shuffle_numeric import stronger_clones_allowed
+    from dpcert.accountant.shuffle_numeric import stronger_clones_allowed
 
     x = validate_shuffle_inputs(eps0, n, delta, k)
     reason = stronger_clones_allowed(x.k, assume_stronger_clones)

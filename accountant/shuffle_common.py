@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import sympy
 
-from accountant.bound_result import BoundResult
-from mechanisms.parameters import (
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.mechanisms.parameters import (
     InvalidParameterError,
     exact_sign,
     range_text,

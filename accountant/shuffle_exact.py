@@ -20,7 +20,7 @@ users' data up to the symmetries of k-RR (:func:`exact_shuffled_krr_worst`, with
 **Rigour.** Probabilities are never rounded the wrong way: binomial pmfs are built from their ratio
 recurrences (only +, -, *, / and one outward step per operation) and normalised with bounded sums;
 convolutions of non-negative arrays carry Higham's gamma bound; every later operation steps outward
-(see :mod:`accountant.shuffle_intervals`). The result is an interval [lower, upper] that contains the
+(see :mod:`dpcert.accountant.shuffle_intervals`). The result is an interval [lower, upper] that contains the
 exact eps: ``lower`` is ln((P(S) - delta) / Q(S)) for an explicit event S with P(S) rounded down and
 Q(S) up (any event gives a lower bound), and ``upper`` is a point at which the rounded-up hockey-stick
 divergence is <= delta, or eps0 itself (the shuffled reports of an eps0-LDP randomizer are eps0-DP by
@@ -37,8 +37,8 @@ from dataclasses import dataclass
 import numpy as np
 import sympy
 
-from accountant.bound_result import BoundResult
-from accountant.shuffle_common import (
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.shuffle_common import (
     DELTA_MIN,
     EPS0_RANGE,
     SOURCES,
@@ -46,7 +46,7 @@ from accountant.shuffle_common import (
     require_open_unit,
     validate_shuffle_inputs,
 )
-from accountant.shuffle_intervals import (
+from dpcert.accountant.shuffle_intervals import (
     TINY,
     UNIT_ROUNDOFF,
     array_down,
@@ -59,8 +59,8 @@ from accountant.shuffle_intervals import (
     sum_lower,
     sum_upper,
 )
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
-from proofs.rounding import float_upper
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
+from dpcert.proofs.rounding import float_upper
 
 __all__ = [
     "EpsilonEnclosure",
@@ -282,7 +282,7 @@ def _rr_pairs(eps0: sympy.Expr, n: int):
 def binary_rr_enclosure(eps0: sympy.Expr, n: int, delta: sympy.Expr) -> tuple[EpsilonEnclosure, int]:
     """Enclosure of the worst-case eps of shuffled binary RR, and the j (others holding 1) attaining it.
 
-    Arguments validated by :func:`~accountant.shuffle_common.validate_shuffle_inputs`."""
+    Arguments validated by :func:`~dpcert.accountant.shuffle_common.validate_shuffle_inputs`."""
     d, ceiling = enclose(delta), _ceiling(eps0)
     worst: EpsilonEnclosure | None = None
     worst_j = 0
@@ -304,7 +304,7 @@ def exact_shuffled_rr(eps0: object, n: object, delta: object) -> BoundResult:
     with ``bounds="exact"``; every upper bound on shuffled eps0-LDP randomizers must be >= its lower end.
 
     Args:
-        eps0: the randomizer's eps0, in :data:`~accountant.shuffle_common.EPS0_RANGE`.
+        eps0: the randomizer's eps0, in :data:`~dpcert.accountant.shuffle_common.EPS0_RANGE`.
         n: users, 2 <= n (about 1 s at n = 1000 and 10 s at n = 2000).
         delta: target delta in (0, 1).
     """
@@ -516,7 +516,7 @@ def krr_worst_enclosure(eps0: sympy.Expr, k: int, n: int, delta: sympy.Expr) -> 
 
     Every class of :func:`_other_users` gives the pair (others + a user holding 0, others + a user
     holding 1), taken in both orders. Call only when :func:`krr_worst_case_cost` is not None, with arguments
-    validated by :func:`~accountant.shuffle_common.validate_shuffle_inputs`.
+    validated by :func:`~dpcert.accountant.shuffle_common.validate_shuffle_inputs`.
     """
     keep, lie = _krr_row(eps0, k)
     d, ceiling = enclose(delta), _ceiling(eps0)

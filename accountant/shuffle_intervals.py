@@ -7,7 +7,7 @@ returned float, so stepping one float outward with ``math.nextafter`` (or ``nump
 bound on the correct side. This is interval arithmetic with round-to-nearest plus one outward step, and
 it needs nothing from the platform's libm: transcendental functions (exp, log, log-gamma) are evaluated
 with mpmath's interval type :mod:`mpmath.iv`, and exact parameters are enclosed with
-:func:`proofs.rounding.float_lower` / :func:`proofs.rounding.float_upper`, which decide the rounding
+:func:`dpcert.proofs.rounding.float_lower` / :func:`dpcert.proofs.rounding.float_upper`, which decide the rounding
 direction exactly.
 
 Sums of many non-negative floats (numpy's ``sum`` and ``convolve``, whose order of addition is not
@@ -30,7 +30,7 @@ import sympy
 from mpmath import iv, libmp
 from mpmath.ctx_iv import MPIntervalContext
 
-from proofs.rounding import float_lower, float_upper
+from dpcert.proofs.rounding import float_lower, float_upper
 
 __all__ = [
     "UNIT_ROUNDOFF",

@@ -36,7 +36,7 @@ The window is swept once with exact integer recurrences,
 
 (T_c(j) = Pr[B_c >= j]) in float64 interval arithmetic: each +, -, *, / is rounded to nearest and the
 result is stepped one float outward, which by IEEE 754 encloses the exact value (see
-:mod:`accountant.shuffle_intervals`; c < 2^53, so every integer is exact in float64). The starting values at
+:mod:`dpcert.accountant.shuffle_intervals`; c < 2^53, so every integer is exact in float64). The starting values at
 c_lo come from Stirling's series with its bounded remainder (DLMF 5.11(ii)) in mpmath interval
 arithmetic; the starting tail T_{c_lo}(m) is summed term by term and its remainder bounded by the
 geometric series of the (decreasing) term ratios. Where the float enclosure of kappa (c + 1) straddles an
@@ -73,14 +73,14 @@ import sympy
 from scipy.optimize import brentq
 from scipy.stats import binom
 
-from accountant.bound_result import BoundResult
-from accountant.shuffle_common import (
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.shuffle_common import (
     interval_result,
     invalid,
     randomizer_label,
     validate_shuffle_inputs,
 )
-from accountant.shuffle_intervals import (
+from dpcert.accountant.shuffle_intervals import (
     down,
     enclose,
     interval_context,
@@ -88,7 +88,7 @@ from accountant.shuffle_intervals import (
     iv_to_floats,
     up,
 )
-from mechanisms.parameters import InvalidParameterError, exact_sign, range_text, require_positive, to_exact
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, range_text, require_positive, to_exact
 
 __all__ = [
     "CloneDelta",

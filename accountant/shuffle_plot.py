@@ -1,6 +1,6 @@
 """Shuffle-amplification bounds against the number of users n: the data and the log-log plot.
 
-:func:`shuffle_curves` evaluates every method of :func:`accountant.shuffle.shuffle_family` on a grid
+:func:`shuffle_curves` evaluates every method of :func:`dpcert.accountant.shuffle.shuffle_family` on a grid
 of n and keeps, for each method, the points where its theorem applies (``valid``), each as
 (n, upper) with ``upper`` the certified eps rounded up to a float; for ``exact`` with k omitted, the
 certified lower bound it gives instead (binary randomized response). :func:`plot_shuffle_curves` draws
@@ -11,7 +11,7 @@ no-amplification line eps0. Floats here are for display; the exact values stay i
 References:
     Feldman, McMillan, Talwar, "Hiding Among the Clones" (FOCS 2021), Figure 1 plots the same kind of
     curve (eps against n at fixed eps0, delta); the methods and their sources are listed in
-    :mod:`accountant.shuffle`.
+    :mod:`dpcert.accountant.shuffle`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from accountant.shuffle import SHUFFLE_METHODS, shuffle_family
-from accountant.shuffle_common import N_MAX, validate_shuffle_inputs
-from mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.accountant.shuffle import SHUFFLE_METHODS, shuffle_family
+from dpcert.accountant.shuffle_common import N_MAX, validate_shuffle_inputs
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = ["MAX_GRID_POINTS", "PLOT_FORMATS", "log_n_grid", "plot_shuffle_curves", "shuffle_curves"]
 
@@ -76,7 +76,7 @@ def shuffle_curves(eps0: object, delta: object, n_values: Iterable[object], *, k
         progress: called with each n after it is evaluated (for a progress bar).
 
     Returns:
-        One entry per method of :data:`accountant.shuffle.SHUFFLE_METHODS` (in that order), each a list
+        One entry per method of :data:`dpcert.accountant.shuffle.SHUFFLE_METHODS` (in that order), each a list
         of (n, eps rounded up to a float) over the n where the method is valid; a method valid nowhere on
         the grid has an empty list. ``exact`` is only computed for small n (no value above the exact
         computation's size limit); for k None its points are binary randomized response's exact eps

@@ -18,11 +18,11 @@ from fractions import Fraction
 
 import sympy
 
-from accountant.channel_information import _channel_rows, _exact_entry, _law, mutual_information
-from accountant.exact_intervals import _rational
-from accountant.input_validation import _items
-from mechanisms.exact_arithmetic import cancel_exponentials
-from mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.accountant.channel_information import _channel_rows, _exact_entry, _law, mutual_information
+from dpcert.accountant.exact_intervals import _rational
+from dpcert.accountant.input_validation import _items
+from dpcert.mechanisms.exact_arithmetic import cancel_exponentials
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = ["cluster_channel", "lemma9_rhs", "lemma25_rhs", "records", "sketch_information"]
 

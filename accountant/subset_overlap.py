@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import sympy
 
-from accountant.exact_intervals import (
+from dpcert.accountant.exact_intervals import (
     _IV,
     INTERVAL_BITS,
     _compact,
@@ -30,8 +30,8 @@ from accountant.exact_intervals import (
     _join,
     _rational,
 )
-from accountant.input_validation import _items
-from mechanisms.parameters import InvalidParameterError
+from dpcert.accountant.input_validation import _items
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 __all__ = ["EXACT_RATIO_W_MAX", "EXACT_W_MAX", "binomial_ratio", "binomial_ratio_bounds", "lemma12_sandwich"]
 
@@ -98,7 +98,7 @@ def binomial_ratio_bounds(N: object, w: object) -> tuple[sympy.Rational, sympy.R
 
     Exact (lower == upper) for w <= :data:`EXACT_W_MAX` when the rational is short enough to print;
     otherwise rigorous: mpmath interval arithmetic on ln R = 2 lnGamma(N-w+1) - lnGamma(N-2w+1) -
-    lnGamma(N+1) at :data:`~accountant.exact_intervals.INTERVAL_BITS` bits, with lnGamma enclosures
+    lnGamma(N+1) at :data:`~dpcert.accountant.exact_intervals.INTERVAL_BITS` bits, with lnGamma enclosures
     widened by 2^-216 relative.
 
     References: 000_0c6e7fdc3fd68303.txt, Lemma 12.

@@ -15,7 +15,7 @@ from itertools import product
 
 import sympy
 
-from mechanisms.parameters import InvalidParameterError, UndecidedSignError, exact_sign
+from dpcert.mechanisms.parameters import InvalidParameterError, UndecidedSignError, exact_sign
 
 __all__ = ["SymbolicFact", "fact_from_cases", "nonnegative_everywhere", "square_certificate"]
 

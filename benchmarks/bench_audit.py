@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import time
 
-from mechanisms import KaryRandomizedResponse
-from mechanisms.zoo import ZOO
-from proofs.audit import audit
+from dpcert.mechanisms import KaryRandomizedResponse
+from dpcert.mechanisms.zoo import ZOO
+from dpcert.proofs.audit import audit
 
 CONFIDENCE = 1 - 1e-6
 BUDGETS = (10_000, 100_000, 1_000_000, 10_000_000)  # samples per input, tried in turn until a violation is confirmed

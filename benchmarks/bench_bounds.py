@@ -24,13 +24,13 @@ import time
 import sympy
 from sympy.core.cache import clear_cache
 
-import accountant.fano as fano_module
-import accountant.subset_overlap as subset_overlap_module
-from accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
-from accountant.bound_result import BoundResult
-from accountant.channel_information import lemma6_bound
-from accountant.families import fano, ldp_mutual_information
-from accountant.fano import (
+import dpcert.accountant.fano as fano_module
+import dpcert.accountant.subset_overlap as subset_overlap_module
+from dpcert.accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
+from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.channel_information import lemma6_bound
+from dpcert.accountant.families import fano, ldp_mutual_information
+from dpcert.accountant.fano import (
     appendix_a_chernoff_check,
     theorem7_paper_witness,
     theorem7_user_threshold,
@@ -38,8 +38,8 @@ from accountant.fano import (
     theorem23_user_threshold,
     users_unreliable,
 )
-from accountant.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
-from accountant.subset_overlap import binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
+from dpcert.accountant.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
+from dpcert.accountant.subset_overlap import binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
 
 N = 10**12
 EPS = sympy.Rational(1, 2)

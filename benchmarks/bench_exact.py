@@ -17,9 +17,9 @@ from fractions import Fraction
 
 import sympy
 
-from mechanisms import KaryRandomizedResponse, Metric, make_mechanism
-from proofs.exact import check_finite, tightest_epsilon
-from proofs.guarantees import MetricDP
+from dpcert.mechanisms import KaryRandomizedResponse, Metric, make_mechanism
+from dpcert.proofs.exact import check_finite, tightest_epsilon
+from dpcert.proofs.guarantees import MetricDP
 
 
 def naive_max_ratio(k: int, eps_ratio: Fraction, rows: int) -> Fraction:

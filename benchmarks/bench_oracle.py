@@ -49,11 +49,11 @@ from oracles import composition as composition_oracle  # noqa: E402
 from oracles import shuffle as shuffle_oracle  # noqa: E402
 from oracles import shuffle_numeric as numeric_oracle  # noqa: E402
 
-from accountant.composition import composition_family  # noqa: E402
-from accountant.shuffle import SHUFFLE_METHODS, shuffle_family  # noqa: E402
-from accountant.shuffle_blanket import blanket_bennett, blanket_hoeffding  # noqa: E402
-from accountant.shuffle_closed_forms import efmrtt19, fmt21_closed, fmt23_closed, imola_theorem_4_3  # noqa: E402
-from accountant.shuffle_numeric import fmt21_numeric, fmt23_numeric  # noqa: E402
+from dpcert.accountant.composition import composition_family  # noqa: E402
+from dpcert.accountant.shuffle import SHUFFLE_METHODS, shuffle_family  # noqa: E402
+from dpcert.accountant.shuffle_blanket import blanket_bennett, blanket_hoeffding  # noqa: E402
+from dpcert.accountant.shuffle_closed_forms import efmrtt19, fmt21_closed, fmt23_closed, imola_theorem_4_3  # noqa: E402
+from dpcert.accountant.shuffle_numeric import fmt21_numeric, fmt23_numeric  # noqa: E402
 
 Margin = float | None
 """The closest margin at one point (>= 0 when sound; None when no bound applied there)."""

@@ -20,8 +20,8 @@ import json
 
 import numpy as np
 
-from accountant.privact_bounds import TABLE2
-from mechanisms.privact import compare_utility, social_graph_or_fallback
+from dpcert.accountant.privact_bounds import TABLE2
+from dpcert.mechanisms.privact import compare_utility, social_graph_or_fallback
 
 
 def run_network(name: str, eps_values: list[str], seed: int, per_node: int, data_dir: str | None) -> dict:

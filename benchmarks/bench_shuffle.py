@@ -27,7 +27,7 @@ import numpy as np
 import sympy
 from scipy import special, stats
 
-from accountant.shuffle import exact_shuffled_krr, exact_shuffled_rr, fmt21_numeric
+from dpcert.accountant.shuffle import exact_shuffled_krr, exact_shuffled_rr, fmt21_numeric
 
 
 def _h(eps: float, s: float, c: np.ndarray) -> np.ndarray:

@@ -29,11 +29,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import sympy  # noqa: E402
 
-from accountant.fano import users_unreliable  # noqa: E402
-from accountant.maxsense_threshold import maxsense_user_threshold  # noqa: E402
-from accountant.per_user_bounds import theorem14_bound  # noqa: E402
-from mechanisms.recommenders.blockmodel import BlockModel  # noqa: E402
-from mechanisms.recommenders.maxsense import simulate_maxsense  # noqa: E402
+from dpcert.accountant.fano import users_unreliable  # noqa: E402
+from dpcert.accountant.maxsense_threshold import maxsense_user_threshold  # noqa: E402
+from dpcert.accountant.per_user_bounds import theorem14_bound  # noqa: E402
+from dpcert.mechanisms.recommenders.blockmodel import BlockModel  # noqa: E402
+from dpcert.mechanisms.recommenders.maxsense import simulate_maxsense  # noqa: E402
 
 
 def users_needed(N: int, w: int, eps: sympy.Expr, runs: int, start: int, seed: int) -> int:

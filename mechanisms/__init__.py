@@ -1,12 +1,12 @@
 """Randomized algorithms with exact pmfs or sympy densities, validated parameters and declared neighbours."""
 
-from mechanisms.additive_noise import Gaussian, Laplace, LaplaceWrongScale
-from mechanisms.base import ContinuousMechanism, FiniteMechanism, Mechanism
-from mechanisms.catalog import CATALOG, MechanismEntry, Parameter, make_mechanism
-from mechanisms.exponential import ExponentialMechanism
-from mechanisms.geometric import Geometric, GeometricRenormalized
-from mechanisms.neighbours import Adjacency, AllPairs, Edges, Metric, NeighbourRelation, WithinDistance
-from mechanisms.parameters import (
+from dpcert.mechanisms.additive_noise import Gaussian, Laplace, LaplaceWrongScale
+from dpcert.mechanisms.base import ContinuousMechanism, FiniteMechanism, Mechanism
+from dpcert.mechanisms.catalog import CATALOG, MechanismEntry, Parameter, make_mechanism
+from dpcert.mechanisms.exponential import ExponentialMechanism
+from dpcert.mechanisms.geometric import Geometric, GeometricRenormalized
+from dpcert.mechanisms.neighbours import Adjacency, AllPairs, Edges, Metric, NeighbourRelation, WithinDistance
+from dpcert.mechanisms.parameters import (
     ExactValue,
     InvalidParameterError,
     UndecidedSignError,
@@ -16,8 +16,8 @@ from mechanisms.parameters import (
     require_unit_interval,
     to_exact,
 )
-from mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
-from mechanisms.unary_encoding import UnaryEncoding
+from dpcert.mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
+from dpcert.mechanisms.unary_encoding import UnaryEncoding
 
 __all__ = [
     "CATALOG",

@@ -10,9 +10,9 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import ContinuousMechanism, check_size
-from mechanisms.neighbours import WithinDistance
-from mechanisms.parameters import EPS_RANGE, InvalidParameterError, exact_sign, require_eps, require_positive, to_exact
+from dpcert.mechanisms.base import ContinuousMechanism, check_size
+from dpcert.mechanisms.neighbours import WithinDistance
+from dpcert.mechanisms.parameters import EPS_RANGE, InvalidParameterError, exact_sign, require_eps, require_positive, to_exact
 
 __all__ = ["Laplace", "LaplaceWrongScale", "Gaussian", "SCALE_RANGE"]
 
@@ -26,7 +26,7 @@ class _AdditiveNoise(ContinuousMechanism):
     sensitivity: sympy.Expr
 
     def __post_init__(self) -> None:
-        """eps in :data:`~mechanisms.parameters.EPS_RANGE`; sigma and sensitivity in :data:`SCALE_RANGE`."""
+        """eps in :data:`~dpcert.mechanisms.parameters.EPS_RANGE`; sigma and sensitivity in :data:`SCALE_RANGE`."""
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             value = getattr(self, f.name)
             exact = (require_eps(f.name, value) if f.name == "eps"

@@ -15,8 +15,8 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.neighbours import NeighbourRelation
-from mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.neighbours import NeighbourRelation
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 __all__ = ["Mechanism", "FiniteMechanism", "ContinuousMechanism", "check_size", "require_index"]
 

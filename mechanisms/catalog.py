@@ -6,15 +6,15 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from mechanisms.additive_noise import SCALE_RANGE, Gaussian, Laplace, LaplaceWrongScale
-from mechanisms.base import Mechanism
-from mechanisms.exponential import MAX_UTILITIES, UTILITY_BOUND, ExponentialMechanism
-from mechanisms.geometric import MAX_END, Geometric, GeometricRenormalized
-from mechanisms.parameters import EPS_RANGE, InvalidParameterError, range_text
-from mechanisms.randomized_response import MAX_ENUMERATED_K as KRR_ENUMERATED_K
-from mechanisms.randomized_response import MAX_K as KRR_MAX_K
-from mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
-from mechanisms.recommenders.sketches import (
+from dpcert.mechanisms.additive_noise import SCALE_RANGE, Gaussian, Laplace, LaplaceWrongScale
+from dpcert.mechanisms.base import Mechanism
+from dpcert.mechanisms.exponential import MAX_UTILITIES, UTILITY_BOUND, ExponentialMechanism
+from dpcert.mechanisms.geometric import MAX_END, Geometric, GeometricRenormalized
+from dpcert.mechanisms.parameters import EPS_RANGE, InvalidParameterError, range_text
+from dpcert.mechanisms.randomized_response import MAX_ENUMERATED_K as KRR_ENUMERATED_K
+from dpcert.mechanisms.randomized_response import MAX_K as KRR_MAX_K
+from dpcert.mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
+from dpcert.mechanisms.recommenders.sketches import (
     MaxSenseSketch,
     MembershipQuery,
     MultiMaxSenseSketch,
@@ -22,10 +22,10 @@ from mechanisms.recommenders.sketches import (
     RatedPairSketch,
     RatedPairSketchPublicItems,
 )
-from mechanisms.unary_encoding import MAX_ENUMERATED_K as UE_ENUMERATED_K
-from mechanisms.unary_encoding import MAX_K as UE_MAX_K
-from mechanisms.unary_encoding import UnaryEncoding
-from mechanisms.user_level.gkrr import MAX_CLUSTER_SIZE, MAX_ENUMERATED_POINTS, GeneralizedKRR
+from dpcert.mechanisms.unary_encoding import MAX_ENUMERATED_K as UE_ENUMERATED_K
+from dpcert.mechanisms.unary_encoding import MAX_K as UE_MAX_K
+from dpcert.mechanisms.unary_encoding import UnaryEncoding
+from dpcert.mechanisms.user_level.gkrr import MAX_CLUSTER_SIZE, MAX_ENUMERATED_POINTS, GeneralizedKRR
 
 __all__ = ["MechanismEntry", "Parameter", "CATALOG", "make_mechanism", "parse_utilities"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from mechanisms.interval_sign import interval_sign
+from dpcert.mechanisms.interval_sign import interval_sign
 from mpmath.ctx_iv import MPIntervalContext
 
 __all__ = ["UndecidedSignError", "ExponentialField", "cancel_exponentials", "certified_float", "certified_value",
@@ -336,7 +336,7 @@ def _strict_evalf(expr: sympy.Expr, digits: int, working_digits: int) -> sympy.E
 
     Not a certificate: strict evaluation still rounds a function's argument to the working precision
     (log(1 + 10^-40) evaluates to 0), so a sign read from it is only a fallback for functions interval
-    arithmetic does not cover (:func:`mechanisms.interval_sign.interval_sign`). A closed form that sympy
+    arithmetic does not cover (:func:`dpcert.mechanisms.interval_sign.interval_sign`). A closed form that sympy
     cannot evaluate at all (an overflow inside its assumptions) gives None.
     """
     try:
@@ -355,7 +355,7 @@ def proved_bracket(expr: sympy.Expr, digits: int) -> tuple[sympy.Rational, sympy
 
     An evaluation a (sympy's, at ``digits`` + 5, then more digits: it can be wrong where a function's
     argument is rounded, log(1 + 10^-40) at 30 digits is 0) is accepted only when
-    :func:`mechanisms.interval_sign.interval_sign` shows expr - a (1 -+ 10^-digits) have opposite signs.
+    :func:`dpcert.mechanisms.interval_sign.interval_sign` shows expr - a (1 -+ 10^-digits) have opposite signs.
 
     Raises:
         UndecidedSignError: no evaluation could be proved (the value is 0, too close to 0, or built from
@@ -425,7 +425,7 @@ def exact_sign(expr: sympy.Expr) -> int:
     """The exact sign (-1, 0 or 1) of a closed-form real number.
 
     Rationals are compared exactly. Other numbers are first enclosed in interval arithmetic
-    (:func:`mechanisms.interval_sign.interval_sign`): an enclosure that excludes 0 proves the sign.
+    (:func:`dpcert.mechanisms.interval_sign.interval_sign`): an enclosure that excludes 0 proves the sign.
     sympy's ``evalf(strict=True)`` is only the fallback for functions the intervals do not cover: it is
     not certified (it evaluates log(1 + 10^-40) to exactly 0, so log(1 + 10^-40) - 10^-300 read as
     negative). A number whose enclosure keeps 0 is decided by cancellation in Q(exp(b/q)) or by

@@ -9,11 +9,11 @@ from typing import ClassVar
 
 import sympy
 
-from mechanisms.additive_noise import SCALE_RANGE
-from mechanisms.base import FiniteMechanism, require_index
-from mechanisms.exact_arithmetic import exact_max
-from mechanisms.neighbours import Edges
-from mechanisms.parameters import EPS_RANGE, InvalidParameterError, exact_sign, require_eps, require_positive, require_real
+from dpcert.mechanisms.additive_noise import SCALE_RANGE
+from dpcert.mechanisms.base import FiniteMechanism, require_index
+from dpcert.mechanisms.exact_arithmetic import exact_max
+from dpcert.mechanisms.neighbours import Edges
+from dpcert.mechanisms.parameters import EPS_RANGE, InvalidParameterError, exact_sign, require_eps, require_positive, require_real
 
 __all__ = ["ExponentialMechanism", "MAX_UTILITIES", "UTILITY_BOUND"]
 
@@ -21,7 +21,7 @@ MAX_UTILITIES = 2500
 """The most utilities (datasets x outputs) the mechanism takes: its pmf is enumerated (about 3 s at 50 x 50)."""
 
 UTILITY_BOUND = 10**6
-"""Utilities lie within [-10^6, 10^6] (the sensitivity in :data:`~mechanisms.additive_noise.SCALE_RANGE`)."""
+"""Utilities lie within [-10^6, 10^6] (the sensitivity in :data:`~dpcert.mechanisms.additive_noise.SCALE_RANGE`)."""
 
 
 @dataclass(frozen=True)

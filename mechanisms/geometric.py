@@ -10,9 +10,9 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import FiniteMechanism, check_size, require_index
-from mechanisms.neighbours import Adjacency
-from mechanisms.parameters import InvalidParameterError, require_eps, require_int
+from dpcert.mechanisms.base import FiniteMechanism, check_size, require_index
+from dpcert.mechanisms.neighbours import Adjacency
+from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int
 
 __all__ = ["Geometric", "GeometricRenormalized", "MAX_END"]
 

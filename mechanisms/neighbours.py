@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from mechanisms.parameters import InvalidParameterError, to_exact
+from dpcert.mechanisms.parameters import InvalidParameterError, to_exact
 
 __all__ = ["AllPairs", "Edges", "Adjacency", "Metric", "WithinDistance", "NeighbourRelation"]
 

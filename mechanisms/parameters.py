@@ -18,7 +18,7 @@ from numbers import Integral
 import mpmath
 import sympy
 
-from mechanisms.exact_arithmetic import UndecidedSignError, cancel_exponentials, exact_sign
+from dpcert.mechanisms.exact_arithmetic import UndecidedSignError, cancel_exponentials, exact_sign
 from sympy.parsing.sympy_parser import rationalize, standard_transformations
 
 __all__ = [
@@ -242,7 +242,7 @@ EPS_RANGE = (sympy.Rational(1, 10**300), sympy.Integer(10**4))
 """The privacy parameters dpcert answers for: eps (and alpha0, a claimed eps) in [10^-300, 10^4].
 
 Below 10^-300, telling e^eps from 1 takes more than the 500 digits :func:`exact_sign` evaluates with
-(and more than :func:`mechanisms.exact_arithmetic.certified_float` may use to place log probabilities);
+(and more than :func:`dpcert.mechanisms.exact_arithmetic.certified_float` may use to place log probabilities);
 above 10^4, probabilities reach e^-10^4 and the symbolic checker's closed forms in e^eps take minutes
 (unary encoding at eps = 10^6: 8 s, 10^100: hours). Both ends are far outside any meaningful privacy level.
 """

@@ -10,9 +10,9 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import FiniteMechanism, check_size, require_index
-from mechanisms.neighbours import AllPairs
-from mechanisms.parameters import InvalidParameterError, require_eps, require_int
+from dpcert.mechanisms.base import FiniteMechanism, check_size, require_index
+from dpcert.mechanisms.neighbours import AllPairs
+from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int
 
 __all__ = ["RandomizedResponse", "KaryRandomizedResponse", "MAX_K", "MAX_ENUMERATED_K"]
 

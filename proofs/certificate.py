@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from mechanisms.base import Mechanism
-from mechanisms.exact_arithmetic import UndecidedSignError, certified_value
-from proofs.guarantees import Guarantee
-from proofs.rounding import decimal_string, float_upper
+from dpcert.mechanisms.base import Mechanism
+from dpcert.mechanisms.exact_arithmetic import UndecidedSignError, certified_value
+from dpcert.proofs.guarantees import Guarantee
+from dpcert.proofs.rounding import decimal_string, float_upper
 
 __all__ = ["Verdict", "Witness", "Certificate", "approximately", "json_value", "shown_decimal"]
 
@@ -22,7 +22,7 @@ _SHOWN_MAGNITUDE = 10_000
 def shown_decimal(value: sympy.Expr, digits: int = 12, *, upward: bool = True) -> str:
     """``value`` as a decimal for evidence and tables.
 
-    Rounded outward with :func:`proofs.rounding.decimal_string` (up, or down with ``upward=False``);
+    Rounded outward with :func:`dpcert.proofs.rounding.decimal_string` (up, or down with ``upward=False``);
     beyond 10^+-10000, where that rounding's exact confirmation takes minutes (a Gaussian witness at
     eps = 1000 has probability 10^-868376), ``"about "`` and 8 of the digits of a certified evaluation.
     """

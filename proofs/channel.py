@@ -21,9 +21,9 @@ import mpmath
 import numpy as np
 import sympy
 
-from mechanisms.base import FiniteMechanism
-from mechanisms.exact_arithmetic import ExponentialField, UndecidedSignError, certified_value, exact_sign
-from mechanisms.parameters import InvalidParameterError, to_exact
+from dpcert.mechanisms.base import FiniteMechanism
+from dpcert.mechanisms.exact_arithmetic import ExponentialField, UndecidedSignError, certified_value, exact_sign
+from dpcert.mechanisms.parameters import InvalidParameterError, to_exact
 
 __all__ = ["ExactChannel", "FILTER_TOLERANCE", "MAX_CELLS", "ValueArithmetic", "float_log", "exact_compare"]
 
@@ -63,7 +63,7 @@ def float_log(value: sympy.Expr) -> float:
 
 
 def exact_compare(a: sympy.Expr, b: sympy.Expr) -> int:
-    """The exact sign of a - b (see :func:`mechanisms.parameters.exact_sign`).
+    """The exact sign of a - b (see :func:`dpcert.mechanisms.parameters.exact_sign`).
 
     A logarithm compares with another logarithm or a rational through its argument (log is increasing):
     log(A) - log(B) has the sign of A - B and log(A) - r that of A - e^r. So ties of log ratios, and
@@ -96,7 +96,7 @@ class ExactChannel:
 
         Raises:
             InvalidParameterError: the mechanism is too large to enumerate (its own
-                :meth:`~mechanisms.base.FiniteMechanism.require_enumerable`, then at most
+                :meth:`~dpcert.mechanisms.base.FiniteMechanism.require_enumerable`, then at most
                 :data:`MAX_CELLS` probabilities), or its pmf is not a probability distribution.
         """
         mechanism.require_enumerable()

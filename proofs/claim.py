@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mechanisms.base import FiniteMechanism, Mechanism
-from mechanisms.catalog import make_mechanism
-from mechanisms.neighbours import NeighbourRelation
-from mechanisms.parameters import InvalidParameterError, UndecidedSignError
-from proofs.certificate import Certificate, Verdict
-from proofs.guarantees import Guarantee, MetricDP
+from dpcert.mechanisms.base import FiniteMechanism, Mechanism
+from dpcert.mechanisms.catalog import make_mechanism
+from dpcert.mechanisms.neighbours import NeighbourRelation
+from dpcert.mechanisms.parameters import InvalidParameterError, UndecidedSignError
+from dpcert.proofs.certificate import Certificate, Verdict
+from dpcert.proofs.guarantees import Guarantee, MetricDP
 
 __all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "deferred_instance_claim", "facts_outcome", "family_claim",
            "instance_claim", "mechanism_claim"]
@@ -65,10 +65,10 @@ def check(mechanism: Mechanism, guarantee: Guarantee, *, symbolic: bool = False,
                                     "(--symbolic) to check metric DP or another relation exactly")
     try:
         if isinstance(mechanism, FiniteMechanism) and not symbolic:
-            from proofs.exact import check_finite
+            from dpcert.proofs.exact import check_finite
 
             return check_finite(mechanism, guarantee, relation=relation)
-        from proofs.symbolic import check_symbolic
+        from dpcert.proofs.symbolic import check_symbolic
 
         return check_symbolic(mechanism, guarantee)
     except UndecidedSignError as error:
@@ -112,7 +112,7 @@ def family_claim(id: str, source: str, family: str, kind: str, expected: Verdict
     """A claim about every parameter value of a mechanism family, decided by the symbolic checker."""
 
     def run() -> ClaimOutcome:
-        from proofs.symbolic import check_family
+        from dpcert.proofs.symbolic import check_family
 
         result = check_family(family, kind)
         evidence = result.evidence

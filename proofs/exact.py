@@ -9,7 +9,7 @@ Definitions (Dwork and Roth 2014, Definition 2.4; Chatzikokolakis et al. 2013, D
 
 For local DP (all pairs of inputs are neighbours) the maximum is taken per output as
 max_x P(y | x) / min_x P(y | x), which needs no enumeration of pairs. Searches run on the channel's
-certified float shadow and decide every near-tie exactly (see :mod:`proofs.channel`), so every
+certified float shadow and decide every near-tie exactly (see :mod:`dpcert.proofs.channel`), so every
 reported eps and delta is the exact value.
 """
 
@@ -23,14 +23,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 import sympy
 
-from mechanisms.base import FiniteMechanism
-from mechanisms.exact_arithmetic import certified_float
-from mechanisms.interval_sign import interval_sign
-from mechanisms.neighbours import Adjacency, AllPairs, Metric, NeighbourRelation, WithinDistance
-from mechanisms.parameters import InvalidParameterError, cancel_exponentials
-from proofs.certificate import Certificate, Verdict, Witness, approximately
-from proofs.channel import FILTER_TOLERANCE, ExactChannel, ValueArithmetic, exact_compare
-from proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
+from dpcert.mechanisms.base import FiniteMechanism
+from dpcert.mechanisms.exact_arithmetic import certified_float
+from dpcert.mechanisms.interval_sign import interval_sign
+from dpcert.mechanisms.neighbours import Adjacency, AllPairs, Metric, NeighbourRelation, WithinDistance
+from dpcert.mechanisms.parameters import InvalidParameterError, cancel_exponentials
+from dpcert.proofs.certificate import Certificate, Verdict, Witness, approximately
+from dpcert.proofs.channel import FILTER_TOLERANCE, ExactChannel, ValueArithmetic, exact_compare
+from dpcert.proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
 
 __all__ = [
     "RatioSearch",
@@ -353,7 +353,7 @@ def _require_pair_budget(mechanism: FiniteMechanism, channel: ExactChannel, rela
 
 def _too_large(mechanism: FiniteMechanism, detail: str) -> InvalidParameterError:
     """A size error naming the mechanism's size parameters, and the symbolic checker where it applies."""
-    from proofs.symbolic.finite_families import finite_events
+    from dpcert.proofs.symbolic.finite_families import finite_events
 
     names = ", ".join(mechanism.size_parameters) or "the mechanism's size"
     hint = ("; the symbolic checker (--symbolic) decides it at any size" if finite_events(mechanism) is not None

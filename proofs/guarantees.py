@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from mechanisms.parameters import require_positive, require_unit_interval
+from dpcert.mechanisms.parameters import require_positive, require_unit_interval
 
 __all__ = ["PureDP", "ApproxDP", "MetricDP", "Guarantee"]
 

@@ -19,7 +19,7 @@ by a union bound over the sets of k audits,
 (equal for odd votes; for even votes the first bound is the tighter one). With the defaults
 votes = 3, f = 1e-6 this is 3e-12. See :func:`false_failure_bound`.
 
-References: the audit's error statement is in :mod:`proofs.audit.core` (Ding et al., CCS 2018;
+References: the audit's error statement is in :mod:`dpcert.proofs.audit.core` (Ding et al., CCS 2018;
 Bichsel et al., S&P 2021, Section 5).
 """
 
@@ -59,7 +59,7 @@ def false_failure_bound(votes: int, false_failure: float) -> float:
 
 
 def _check_votes(votes: object, false_failure: object) -> tuple[int, float]:
-    from mechanisms.parameters import InvalidParameterError, require_int
+    from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
     votes = require_int("votes", votes, minimum=1, maximum=101)
     if isinstance(false_failure, bool) or not isinstance(false_failure, (int, float)) or not 0 < false_failure < 1:
@@ -76,7 +76,7 @@ def _current() -> tuple[int | None, bool]:
 def _base_seed(seed: int | None, label: str) -> int:
     """The explicit seed; else one from the test's node id (derandomised runs); else fresh entropy."""
     if seed is not None:
-        from mechanisms.parameters import require_int
+        from dpcert.mechanisms.parameters import require_int
 
         return require_int("seed", seed, minimum=0)
     if _current()[1]:
@@ -135,18 +135,18 @@ def assert_dp(mechanism: object, eps: object, *, delta: object = 0,
     :func:`false_failure_bound` ``(votes, false_failure)`` (3e-12 with the defaults).
 
     Args:
-        mechanism: a Mechanism or a sampler ``f(x, size, rng)``, as for :func:`proofs.audit.audit`.
+        mechanism: a Mechanism or a sampler ``f(x, size, rng)``, as for :func:`dpcert.proofs.audit.audit`.
         eps, delta: the claim.
-        pairs: neighbouring (x, x') pairs; default as in :func:`proofs.audit.audit`.
+        pairs: neighbouring (x, x') pairs; default as in :func:`dpcert.proofs.audit.audit`.
         samples: samples per input of each audit; default ``--dpcert-samples`` or :data:`DEFAULT_SAMPLES`.
         false_failure: 1 - the confidence of each audit, in (0, 1).
         votes: number of independent audits (>= 1).
         seed: root seed of the votes; default from the node id (``CI`` / ``--dpcert-derandomize``) or fresh.
 
     Returns:
-        Every audit's :class:`~proofs.audit.AuditResult` when the assertion passes.
+        Every audit's :class:`~dpcert.proofs.audit.AuditResult` when the assertion passes.
     """
-    from proofs.audit import audit
+    from dpcert.proofs.audit import audit
 
     votes, false_failure = _check_votes(votes, false_failure)
     label = _label(mechanism)
@@ -168,16 +168,16 @@ def assert_metric_dp(mechanism: object, eps: object, *, metric: object, pairs: S
     mechanism's own relation: its ``sample`` is audited as a black box.
 
     Args:
-        metric: a :class:`mechanisms.neighbours.Metric` or a function d(x, x') > 0.
+        metric: a :class:`dpcert.mechanisms.neighbours.Metric` or a function d(x, x') > 0.
         pairs: the (x, x') pairs to compare (both directions are tested).
 
     References: Chatzikokolakis et al., "Broadening the scope of differential privacy using metrics"
     (PETS 2013), Definition 1.
     """
-    from mechanisms.base import Mechanism
-    from mechanisms.neighbours import Metric
-    from mechanisms.parameters import InvalidParameterError, require_positive
-    from proofs.audit import audit
+    from dpcert.mechanisms.base import Mechanism
+    from dpcert.mechanisms.neighbours import Metric
+    from dpcert.mechanisms.parameters import InvalidParameterError, require_positive
+    from dpcert.proofs.audit import audit
 
     votes, false_failure = _check_votes(votes, false_failure)
     eps_exact = require_positive("eps", eps)

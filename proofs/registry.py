@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from proofs.claim import Claim, ClaimOutcome, check, computed_claim, family_claim, mechanism_claim
-from proofs.claims import metric_user_level, online_recommendation, price_of_privacy, privact, shuffle, standard, zoo
+from dpcert.proofs.claim import Claim, ClaimOutcome, check, computed_claim, family_claim, mechanism_claim
+from dpcert.proofs.claims import metric_user_level, online_recommendation, price_of_privacy, privact, shuffle, standard, zoo
 
 __all__ = ["CLAIMS", "Claim", "ClaimOutcome", "check", "claims", "computed_claim", "family_claim", "mechanism_claim"]
 

@@ -8,8 +8,8 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 
 import sympy
 
-from mechanisms.exact_arithmetic import proved_bracket
-from mechanisms.parameters import UndecidedSignError, exact_sign
+from dpcert.mechanisms.exact_arithmetic import proved_bracket
+from dpcert.mechanisms.parameters import UndecidedSignError, exact_sign
 
 __all__ = ["float_upper", "float_lower", "decimal_string"]
 

@@ -1,13 +1,13 @@
 """Hypothesis strategies for neighbouring inputs, exact privacy parameters and exact eps-DP channels.
 
 Every function validates its arguments when it is called (not when the strategy is first drawn from)
-and raises :class:`~mechanisms.parameters.InvalidParameterError` naming the argument and its range.
+and raises :class:`~dpcert.mechanisms.parameters.InvalidParameterError` naming the argument and its range.
 
 Example::
 
     from hypothesis import given
-    from proofs.strategies import histogram_pairs
-    from proofs.pytest_plugin import assert_dp
+    from dpcert.proofs.strategies import histogram_pairs
+    from dpcert.proofs.pytest_plugin import assert_dp
 
     @given(histogram_pairs(bins=4, max_count=3))
     def test_histogram_is_dp(pair):
@@ -24,13 +24,13 @@ from hypothesis import assume
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from mechanisms.parameters import (
+from dpcert.mechanisms.parameters import (
     InvalidParameterError,
     require_int,
     require_positive,
     to_exact,
 )
-from proofs.channel import exact_compare
+from dpcert.proofs.channel import exact_compare
 
 __all__ = [
     "RELATIONS",

@@ -151,7 +151,7 @@ def exactly_equal(a: object, b: object) -> bool:
 
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     """Run the ``dpcert`` entry point in-process: (exit code, stdout, stderr)."""
-    from proofs.cli import main
+    from dpcert.proofs.cli import main
 
     with pytest.raises(SystemExit) as stop:
         main(list(argv))
@@ -161,7 +161,7 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 def assert_rejects(call, parameter: str) -> None:
     """``call()`` raises InvalidParameterError with a one-line message naming ``parameter``."""
-    from mechanisms.parameters import InvalidParameterError
+    from dpcert.mechanisms.parameters import InvalidParameterError
 
     with pytest.raises(InvalidParameterError) as error:
         call()

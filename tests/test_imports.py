@@ -1,7 +1,7 @@
 """Every package, and every module that joins them, imports first in a fresh interpreter.
 
-accountant imports proofs' number helpers while proofs' claim tables use the accountant; a module that
-reached into the accountant at import time would make ``import accountant`` fail with a circular import
+dpcert.accountant imports proofs' number helpers while proofs' claim tables use the accountant; a module
+that reached into the accountant at import time would make ``import dpcert.accountant`` fail with a circular import
 although the suite (which imports proofs first) passed.
 """
 
@@ -14,8 +14,10 @@ import sys
 
 import pytest
 
-_FIRST_IMPORTS = ["accountant", "mechanisms", "proofs", "proofs.registry", "proofs.cli",
-                  *(f"proofs.claims.{m.name}" for m in pkgutil.iter_modules(importlib.import_module("proofs.claims").__path__))]
+_FIRST_IMPORTS = ["dpcert.accountant", "dpcert.mechanisms", "dpcert.proofs", "dpcert.proofs.registry",
+                  "dpcert.proofs.cli",
+                  *(f"dpcert.proofs.claims.{m.name}"
+                    for m in pkgutil.iter_modules(importlib.import_module("dpcert.proofs.claims").__path__))]
 
 
 @pytest.mark.parametrize("module", _FIRST_IMPORTS)

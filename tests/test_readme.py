@@ -50,7 +50,7 @@ def test_every_documented_command_runs(line, capsys, tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)  # commands that write files write them here
 
-    from proofs.cli import main
+    from dpcert.proofs.cli import main
 
     assert line.startswith("dpcert ")
     with pytest.raises(SystemExit) as stop:

@@ -3,23 +3,23 @@
 Gilbert, Liu and Yu (001_8845c8f909738498.txt); exact formulas, conditions and corrections in
 specs/gilbert_online_recommendation.md.
 
-- :mod:`~mechanisms.online_recommendation.model`: rounds, objects, votes, a client's likes, the loss;
+- :mod:`~dpcert.mechanisms.online_recommendation.model`: rounds, objects, votes, a client's likes, the loss;
   oblivious and adaptive instances; voting patterns and Definition 1's adjacency.
-- :mod:`~mechanisms.online_recommendation.generators`: seeded instance families (planted peers, Lemma 8's
+- :mod:`~dpcert.mechanisms.online_recommendation.generators`: seeded instance families (planted peers, Lemma 8's
   chain, Section 8.1's diversity example, Theorem 6's random client).
-- :mod:`~mechanisms.online_recommendation.parameters`: gamma, lambda, rho, phi and the per-round
+- :mod:`~dpcert.mechanisms.online_recommendation.parameters`: gamma, lambda, rho, phi and the per-round
   recommendation distribution.
-- :mod:`~mechanisms.online_recommendation.exact_share`: the exact per-round probabilities.
-- :mod:`~mechanisms.online_recommendation.algorithms`: p-REC_sim (Algorithm 1) and p-REC (Algorithm 2),
+- :mod:`~dpcert.mechanisms.online_recommendation.exact_share`: the exact per-round probabilities.
+- :mod:`~dpcert.mechanisms.online_recommendation.algorithms`: p-REC_sim (Algorithm 1) and p-REC (Algorithm 2),
   with a vectorised simulator.
-- :mod:`~mechanisms.online_recommendation.likelihood`: the exact likelihood of every recommendation
+- :mod:`~dpcert.mechanisms.online_recommendation.likelihood`: the exact likelihood of every recommendation
   sequence, privacy-loss traces, and the transcript as a finite mechanism for the exact checker.
-- :mod:`~mechanisms.online_recommendation.leakage`: the exhaustive per-round check of Lemmas 12 and 13.
+- :mod:`~dpcert.mechanisms.online_recommendation.leakage`: the exhaustive per-round check of Lemmas 12 and 13.
 """
 
-from mechanisms.online_recommendation.algorithms import PREC, PRECSim, SimulationResult, VoterState
-from mechanisms.online_recommendation.exact_share import RecommendationShare, exact_round_probabilities
-from mechanisms.online_recommendation.generators import (
+from dpcert.mechanisms.online_recommendation.algorithms import PREC, PRECSim, SimulationResult, VoterState
+from dpcert.mechanisms.online_recommendation.exact_share import RecommendationShare, exact_round_probabilities
+from dpcert.mechanisms.online_recommendation.generators import (
     VotingChain,
     adaptive_instance,
     diversity_chain,
@@ -28,8 +28,8 @@ from mechanisms.online_recommendation.generators import (
     planted_pair,
     theorem6_instance,
 )
-from mechanisms.online_recommendation.leakage import PerRoundLeakage, count_vectors, per_round_leakage
-from mechanisms.online_recommendation.likelihood import (
+from dpcert.mechanisms.online_recommendation.leakage import PerRoundLeakage, count_vectors, per_round_leakage
+from dpcert.mechanisms.online_recommendation.likelihood import (
     MAX_SEQUENCES,
     PRECTranscript,
     PrivacyLossTrace,
@@ -37,8 +37,8 @@ from mechanisms.online_recommendation.likelihood import (
     enumerate_transcripts,
     privacy_loss_trace,
 )
-from mechanisms.online_recommendation.model import AdaptiveInstance, Instance, Profile, adjacent, sequence_losses
-from mechanisms.online_recommendation.parameters import (
+from dpcert.mechanisms.online_recommendation.model import AdaptiveInstance, Instance, Profile, adjacent, sequence_losses
+from dpcert.mechanisms.online_recommendation.parameters import (
     PRECParameters,
     phi,
     phi_exact,

@@ -25,10 +25,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from mechanisms.base import check_size
-from mechanisms.online_recommendation.model import AdaptiveInstance, Instance
-from mechanisms.online_recommendation.parameters import PRECParameters, phi_shares
-from mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.base import check_size
+from dpcert.mechanisms.online_recommendation.model import AdaptiveInstance, Instance
+from dpcert.mechanisms.online_recommendation.parameters import PRECParameters, phi_shares
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 __all__ = ["PREC", "PRECSim", "SimulationResult", "VoterState"]
 

@@ -7,7 +7,7 @@ Instead each per-round probability is one opaque exact number, :class:`Recommend
 its closed form and evaluated to any precision with mpmath; and in every round the objects with the
 largest vote fraction get the complement (1 - sum of the others) / k. Then the m probabilities of a
 round sum to 1 *as polynomials in the atoms*, so the whole transcript distribution sums to 1 by
-polynomial cancellation, which :mod:`proofs.channel` verifies exactly. Atoms are keyed by the vote
+polynomial cancellation, which :mod:`dpcert.proofs.channel` verifies exactly. Atoms are keyed by the vote
 fractions only, so equal rounds give syntactically equal factors and equal log-ratios stay equal.
 
 References: 001_8845c8f909738498.txt, Algorithm 1 (RecommendByWeight); specs/gilbert_online_recommendation.md,
@@ -21,8 +21,8 @@ from functools import lru_cache
 import mpmath
 import sympy
 
-from mechanisms.online_recommendation.parameters import PRECParameters
-from mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.online_recommendation.parameters import PRECParameters
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 __all__ = ["RecommendationShare", "exact_round_probabilities"]
 
@@ -55,7 +55,7 @@ class RecommendationShare(sympy.Function):
         return sympy.Float._new(_share_value(tuple(self.args[:4]), tuple(self.args[4]), prec), prec)
 
     def interval_enclosure(self, ctx):
-        """An interval of the interval context ``ctx`` containing the value (see :mod:`mechanisms.interval_sign`)."""
+        """An interval of the interval context ``ctx`` containing the value (see :mod:`dpcert.mechanisms.interval_sign`)."""
         gamma, m, tau, x, xs = self.args
         log_tau = ctx.log(ctx.mpf(int(tau.p)) / int(tau.q))
 

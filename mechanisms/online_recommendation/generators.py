@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mechanisms.online_recommendation.algorithms import PREC, PRECSim
-from mechanisms.online_recommendation.likelihood import PRECTranscript
-from mechanisms.online_recommendation.model import AdaptiveInstance, Instance, Profile
-from mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.online_recommendation.algorithms import PREC, PRECSim
+from dpcert.mechanisms.online_recommendation.likelihood import PRECTranscript
+from dpcert.mechanisms.online_recommendation.model import AdaptiveInstance, Instance, Profile
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = [
     "VotingChain",

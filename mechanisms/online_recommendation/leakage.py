@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mechanisms.online_recommendation.parameters import PRECParameters, recommendation_probabilities
-from mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.online_recommendation.parameters import PRECParameters, recommendation_probabilities
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = ["PerRoundLeakage", "count_vectors", "per_round_leakage"]
 

@@ -8,7 +8,7 @@ adversary, so are the votes and likes), so
 
 with Pr on the larger pattern U and Pr' on U' = U minus one voter. eps-DP of the whole transcript
 (Definition 2) is max_b |E(b)| <= eps over adjacent pairs: :class:`PRECTranscript` exposes the exact
-distribution as a :class:`~mechanisms.base.FiniteMechanism` whose inputs are voting patterns and whose
+distribution as a :class:`~dpcert.mechanisms.base.FiniteMechanism` whose inputs are voting patterns and whose
 neighbours are Definition 1's, so the exact checker returns the tightest eps and a witness.
 
 References: 001_8845c8f909738498.txt, Definitions 1-2, Section 5 (privacy-loss variables), Lemmas 12-14
@@ -27,13 +27,13 @@ import mpmath
 import numpy as np
 import sympy
 
-from mechanisms.base import FiniteMechanism, check_size
-from mechanisms.neighbours import Adjacency
-from mechanisms.online_recommendation.algorithms import PREC, PRECSim
-from mechanisms.online_recommendation.exact_share import exact_round_probabilities
-from mechanisms.online_recommendation.model import AdaptiveInstance, Instance, Profile, adjacent
-from mechanisms.online_recommendation.parameters import PRECParameters
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_int
+from dpcert.mechanisms.base import FiniteMechanism, check_size
+from dpcert.mechanisms.neighbours import Adjacency
+from dpcert.mechanisms.online_recommendation.algorithms import PREC, PRECSim
+from dpcert.mechanisms.online_recommendation.exact_share import exact_round_probabilities
+from dpcert.mechanisms.online_recommendation.model import AdaptiveInstance, Instance, Profile, adjacent
+from dpcert.mechanisms.online_recommendation.parameters import PRECParameters
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int
 
 __all__ = [
     "MAX_SEQUENCES",
@@ -257,10 +257,10 @@ def _trace(larger: TranscriptTable, smaller: TranscriptTable, extra: int, params
 class PRECTranscript(FiniteMechanism):
     """p-REC's whole recommendation sequence as a finite mechanism over voting patterns (small m^T).
 
-    Inputs are :class:`~mechanisms.online_recommendation.model.Profile` s (instance index, voter set);
+    Inputs are :class:`~dpcert.mechanisms.online_recommendation.model.Profile` s (instance index, voter set);
     two are neighbours iff they have the same client and pool and differ by one voter (Definition 1).
     Outputs are all sequences b in {0..m-1}^T; pmf(x) gives every Pr[b] exactly, as products of the
-    per-round numbers of :func:`~mechanisms.online_recommendation.exact_share.exact_round_probabilities`.
+    per-round numbers of :func:`~dpcert.mechanisms.online_recommendation.exact_share.exact_round_probabilities`.
 
     Why it is private (on admissible pairs, where the larger pattern has P >= 6m peers): Theorems 11 and
     17; the exact checker computes the tightest eps over the listed pairs.

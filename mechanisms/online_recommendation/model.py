@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = ["AdaptiveInstance", "Instance", "Profile", "adjacent", "sequence_losses"]
 

@@ -24,7 +24,7 @@ from functools import cached_property
 import numpy as np
 import sympy
 
-from mechanisms.parameters import InvalidParameterError, require_int, to_exact
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int, to_exact
 
 __all__ = [
     "PRECParameters",

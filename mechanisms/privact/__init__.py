@@ -3,17 +3,17 @@
 Kolluri, Baluta, Saxena, ACM CCS 2021 (004_a0cddc0a7a24fb37.txt); exact formulas and corrections in
 specs/kolluri_private_hierarchical_clustering.md.
 
-- :mod:`~mechanisms.privact.graphs`: the federated graph, edge lists, LCC, Table 1, planted partitions.
-- :mod:`~mechanisms.privact.degree_vector`: the local randomizer (noisy degree vectors), ε per user / edge.
-- :mod:`~mechanisms.privact.strawman`: randomized response on adjacency bits (Section 2.2).
-- :mod:`~mechanisms.privact.dissimilarity`: S̄ = max(1, L1) and draws of the noisy quality g(T).
-- :mod:`~mechanisms.privact.tree`: cluster trees, Q_D, θ, local swaps and their ΔQ, m closest users.
-- :mod:`~mechanisms.privact.gentree`: GENTREE (Algorithm 1), Metropolis–Hastings at temperature 1.
-- :mod:`~mechanisms.privact.enumeration`: all (2n − 3)!! trees for n <= 8, for exact checks.
-- :mod:`~mechanisms.privact.privact`: PRIVACT end to end (Algorithm 2).
+- :mod:`~dpcert.mechanisms.privact.graphs`: the federated graph, edge lists, LCC, Table 1, planted partitions.
+- :mod:`~dpcert.mechanisms.privact.degree_vector`: the local randomizer (noisy degree vectors), ε per user / edge.
+- :mod:`~dpcert.mechanisms.privact.strawman`: randomized response on adjacency bits (Section 2.2).
+- :mod:`~dpcert.mechanisms.privact.dissimilarity`: S̄ = max(1, L1) and draws of the noisy quality g(T).
+- :mod:`~dpcert.mechanisms.privact.tree`: cluster trees, Q_D, θ, local swaps and their ΔQ, m closest users.
+- :mod:`~dpcert.mechanisms.privact.gentree`: GENTREE (Algorithm 1), Metropolis–Hastings at temperature 1.
+- :mod:`~dpcert.mechanisms.privact.enumeration`: all (2n − 3)!! trees for n <= 8, for exact checks.
+- :mod:`~dpcert.mechanisms.privact.privact`: PRIVACT end to end (Algorithm 2).
 """
 
-from mechanisms.privact.degree_vector import (
+from dpcert.mechanisms.privact.degree_vector import (
     NoisyDegreeVector,
     PrivactBudget,
     bins_for,
@@ -23,8 +23,8 @@ from mechanisms.privact.degree_vector import (
     random_partition,
     validate_partition,
 )
-from mechanisms.privact.dissimilarity import dissimilarity_matrix, noisy_quality_samples
-from mechanisms.privact.enumeration import (
+from dpcert.mechanisms.privact.dissimilarity import dissimilarity_matrix, noisy_quality_samples
+from dpcert.mechanisms.privact.enumeration import (
     MAX_ENUMERATED_LEAVES,
     all_trees,
     pair_weight_stack,
@@ -32,14 +32,14 @@ from mechanisms.privact.enumeration import (
     tree_count,
     tree_qualities,
 )
-from mechanisms.privact.gentree import (
+from dpcert.mechanisms.privact.gentree import (
     DEFAULT_ITERATIONS_PER_NODE,
     GenTreeResult,
     acceptance_log_probability,
     gentree,
     proposal_moves,
 )
-from mechanisms.privact.graphs import (
+from dpcert.mechanisms.privact.graphs import (
     SOCIAL_GRAPHS_ENV,
     TABLE1,
     SocialGraph,
@@ -49,7 +49,7 @@ from mechanisms.privact.graphs import (
     social_graph_or_fallback,
     social_graphs_dir,
 )
-from mechanisms.privact.privact import (
+from dpcert.mechanisms.privact.privact import (
     PrivactReports,
     PrivactResult,
     PrivateTreeUtility,
@@ -60,8 +60,8 @@ from mechanisms.privact.privact import (
     local_reports,
     privact,
 )
-from mechanisms.privact.strawman import AdjacencyRandomizedResponse
-from mechanisms.privact.tree import (
+from dpcert.mechanisms.privact.strawman import AdjacencyRandomizedResponse
+from dpcert.mechanisms.privact.tree import (
     ClusterTree,
     clique_constant,
     closest_users,

@@ -25,10 +25,10 @@ import numpy as np
 import scipy.sparse
 import sympy
 
-from mechanisms.base import Mechanism, check_size
-from mechanisms.neighbours import Adjacency
-from mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
-from mechanisms.privact.graphs import SocialGraph
+from dpcert.mechanisms.base import Mechanism, check_size
+from dpcert.mechanisms.neighbours import Adjacency
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
+from dpcert.mechanisms.privact.graphs import SocialGraph
 
 __all__ = [
     "NoisyDegreeVector",

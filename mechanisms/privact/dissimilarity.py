@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
-from mechanisms.privact.degree_vector import noisy_degree_vectors
-from mechanisms.privact.tree import ClusterTree
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive, to_exact
+from dpcert.mechanisms.privact.degree_vector import noisy_degree_vectors
+from dpcert.mechanisms.privact.tree import ClusterTree
 
 __all__ = ["dissimilarity_matrix", "noisy_quality_samples"]
 

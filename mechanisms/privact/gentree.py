@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mechanisms.parameters import InvalidParameterError, require_int
-from mechanisms.privact.tree import (
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.privact.tree import (
     ClusterTree,
     _block_sum,
     _rewire,

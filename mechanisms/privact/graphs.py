@@ -30,8 +30,8 @@ import numpy as np
 import scipy.sparse
 import scipy.sparse.csgraph
 
-from mechanisms.parameters import InvalidParameterError, require_int, require_unit_interval
-from mechanisms.recommenders.blockmodel import as_generator
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_unit_interval
+from dpcert.mechanisms.recommenders.blockmodel import as_generator
 
 __all__ = [
     "SOCIAL_GRAPHS_ENV",

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import sympy
 
-from mechanisms.parameters import InvalidParameterError, require_int
-from mechanisms.privact.degree_vector import (
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.privact.degree_vector import (
     PrivactBudget,
     bins_for,
     degree_vectors,
@@ -31,10 +31,10 @@ from mechanisms.privact.degree_vector import (
     random_partition,
     validate_partition,
 )
-from mechanisms.privact.dissimilarity import dissimilarity_matrix
-from mechanisms.privact.gentree import DEFAULT_ITERATIONS_PER_NODE, GenTreeResult, gentree
-from mechanisms.privact.graphs import SocialGraph
-from mechanisms.privact.tree import ClusterTree, clique_constant, closest_users, dasgupta_quality
+from dpcert.mechanisms.privact.dissimilarity import dissimilarity_matrix
+from dpcert.mechanisms.privact.gentree import DEFAULT_ITERATIONS_PER_NODE, GenTreeResult, gentree
+from dpcert.mechanisms.privact.graphs import SocialGraph
+from dpcert.mechanisms.privact.tree import ClusterTree, clique_constant, closest_users, dasgupta_quality
 
 __all__ = ["PrivateTreeUtility", "PrivactReports", "PrivactResult", "UtilityComparison", "aggregate", "compare_utility",
            "estimated_degrees", "local_reports", "privact"]

@@ -17,10 +17,10 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import Mechanism, check_size
-from mechanisms.neighbours import Adjacency
-from mechanisms.parameters import InvalidParameterError, require_int, require_unit_interval
-from mechanisms.randomized_response import RandomizedResponse
+from dpcert.mechanisms.base import Mechanism, check_size
+from dpcert.mechanisms.neighbours import Adjacency
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_unit_interval
+from dpcert.mechanisms.randomized_response import RandomizedResponse
 
 __all__ = ["AdjacencyRandomizedResponse"]
 
@@ -30,7 +30,7 @@ class AdjacencyRandomizedResponse(Mechanism):
     """Randomized response on each bit of a user's 0/1 neighbour vector, independently.
 
     Why it is private: neighbouring vectors differ in one bit, whose report is binary randomized response
-    with P(keep) = p, i.e. :class:`~mechanisms.randomized_response.RandomizedResponse` at
+    with P(keep) = p, i.e. :class:`~dpcert.mechanisms.randomized_response.RandomizedResponse` at
     ε = ln(p/(1-p)); the other bits' reports have identical laws and cancel in the ratio.
 
     Attributes:

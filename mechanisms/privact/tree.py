@@ -28,7 +28,7 @@ from functools import cached_property
 
 import numpy as np
 
-from mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = [
     "ClusterTree",

@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 import sympy
 
-from mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 __all__ = [
     "MAX_CHANNEL_CELLS",

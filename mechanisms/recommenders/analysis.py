@@ -13,15 +13,15 @@ from collections.abc import Sequence
 
 import sympy
 
-from mechanisms.parameters import (
+from dpcert.mechanisms.parameters import (
     InvalidParameterError,
     exact_sign,
     require_int,
     require_positive,
     to_exact,
 )
-from mechanisms.recommenders.blockmodel import SAMPLING_MODELS, _probability_vector
-from mechanisms.recommenders.sketches import PAIR_RULES
+from dpcert.mechanisms.recommenders.blockmodel import SAMPLING_MODELS, _probability_vector
+from dpcert.mechanisms.recommenders.sketches import PAIR_RULES
 
 __all__ = [
     "eps_hat",

@@ -25,7 +25,7 @@ from functools import cached_property
 import numpy as np
 import sympy
 
-from mechanisms.parameters import (
+from dpcert.mechanisms.parameters import (
     InvalidParameterError,
     require_int,
     require_unit_interval,

@@ -17,7 +17,7 @@ import numpy as np
 import scipy.cluster.vq
 import scipy.optimize
 
-from mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = ["ClusteringResult", "Progress", "item_error_rate", "kmeans_1d", "kmeans_rows", "make_result"]
 

@@ -14,15 +14,15 @@ import time
 import numpy as np
 import sympy
 
-from mechanisms.parameters import (
+from dpcert.mechanisms.parameters import (
     InvalidParameterError,
     exact_sign,
     require_int,
     require_positive,
 )
-from mechanisms.recommenders._userdata import bit_release_probabilities
-from mechanisms.recommenders.blockmodel import BlockModel, UserRatings, as_generator
-from mechanisms.recommenders.clustering import (
+from dpcert.mechanisms.recommenders._userdata import bit_release_probabilities
+from dpcert.mechanisms.recommenders.blockmodel import BlockModel, UserRatings, as_generator
+from dpcert.mechanisms.recommenders.clustering import (
     ClusteringResult,
     Progress,
     kmeans_1d,

@@ -10,16 +10,16 @@ import time
 import numpy as np
 import sympy
 
-from mechanisms.parameters import InvalidParameterError, require_int, require_positive
-from mechanisms.recommenders._userdata import bit_release_probabilities
-from mechanisms.recommenders.analysis import multimaxsense_queries
-from mechanisms.recommenders.blockmodel import (
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive
+from dpcert.mechanisms.recommenders._userdata import bit_release_probabilities
+from dpcert.mechanisms.recommenders.analysis import multimaxsense_queries
+from dpcert.mechanisms.recommenders.blockmodel import (
     BlockModel,
     UserRatings,
     as_generator,
     distinct_uniform_items,
 )
-from mechanisms.recommenders.clustering import (
+from dpcert.mechanisms.recommenders.clustering import (
     ClusteringResult,
     Progress,
     kmeans_1d,

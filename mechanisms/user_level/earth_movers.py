@@ -26,7 +26,7 @@ import scipy.optimize
 import scipy.sparse
 import sympy
 
-from mechanisms.parameters import InvalidParameterError, exact_sign, to_exact
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, to_exact
 
 __all__ = [
     "MAX_EXACT_MATCHING",
@@ -241,7 +241,7 @@ def exact_matching_distance(xs: Sequence[Hashable], ys: Sequence[Hashable],
 
     Args:
         xs, ys: the two datasets (sequences of items, any order).
-        distance: d(x, y) as an exact number (e.g. a :class:`~mechanisms.neighbours.Metric`'s ``distance``).
+        distance: d(x, y) as an exact number (e.g. a :class:`~dpcert.mechanisms.neighbours.Metric`'s ``distance``).
 
     References: 002_1def8c9789d6e1bd.txt, Lemma 2.1 (Birkhoff-von Neumann), eq. (3).
     """

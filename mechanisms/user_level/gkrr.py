@@ -19,9 +19,9 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import FiniteMechanism, require_index
-from mechanisms.neighbours import Metric
-from mechanisms.parameters import InvalidParameterError, decided_sign, require_eps, require_int, to_exact
+from dpcert.mechanisms.base import FiniteMechanism, require_index
+from dpcert.mechanisms.neighbours import Metric
+from dpcert.mechanisms.parameters import InvalidParameterError, decided_sign, require_eps, require_int, to_exact
 
 __all__ = [
     "ClusteredMetric",

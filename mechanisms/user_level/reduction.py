@@ -9,12 +9,12 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import Mechanism, check_size
-from mechanisms.neighbours import Metric
-from mechanisms.parameters import InvalidParameterError, require_int
-from mechanisms.user_level.earth_movers import exact_earth_movers_distance, histogram
-from mechanisms.user_level.emd_linear import PrivEMDLinear
-from mechanisms.user_level.itemwise import PrivEMDItemWise
+from dpcert.mechanisms.base import Mechanism, check_size
+from dpcert.mechanisms.neighbours import Metric
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.user_level.earth_movers import exact_earth_movers_distance, histogram
+from dpcert.mechanisms.user_level.emd_linear import PrivEMDLinear
+from dpcert.mechanisms.user_level.itemwise import PrivEMDItemWise
 
 __all__ = ["BoundedEMDReduction"]
 

@@ -4,10 +4,10 @@
 the reason in its docstring, an ``eps`` parameter and ``neighbour_pairs()``.
 """
 
-from mechanisms.zoo.histogram import Histogram, HistogramWrongScale
-from mechanisms.zoo.laplace import LaplaceExact, LaplaceFloat
-from mechanisms.zoo.noisy_max import NoisyMax, NoisyMaxValue
-from mechanisms.zoo.svt import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6
+from dpcert.mechanisms.zoo.histogram import Histogram, HistogramWrongScale
+from dpcert.mechanisms.zoo.laplace import LaplaceExact, LaplaceFloat
+from dpcert.mechanisms.zoo.noisy_max import NoisyMax, NoisyMaxValue
+from dpcert.mechanisms.zoo.svt import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6
 
 __all__ = ["ZOO", "SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "NoisyMax", "NoisyMaxValue", "Histogram",
            "HistogramWrongScale", "LaplaceFloat", "LaplaceExact"]

@@ -7,9 +7,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from mechanisms.base import Mechanism
-from mechanisms.neighbours import Edges
-from mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.base import Mechanism
+from dpcert.mechanisms.neighbours import Edges
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 __all__ = ["ZooMechanism", "as_vector"]
 

@@ -10,9 +10,9 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import check_size
-from mechanisms.parameters import InvalidParameterError, require_eps, require_int, to_exact
-from mechanisms.zoo._common import ZooMechanism
+from dpcert.mechanisms.base import check_size
+from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, to_exact
+from dpcert.mechanisms.zoo._common import ZooMechanism
 
 __all__ = ["LaplaceFloat", "LaplaceExact"]
 
@@ -42,7 +42,7 @@ class LaplaceFloat(_RealLaplace):
     Expected verdict: not private in floating point (Mironov, "On significance of the least significant
     bits for differential privacy", CCS 2012): the set of doubles reachable from x and from x' differ, so
     some outputs have probability 0 under one input. This is the floating-point attack target: the
-    threshold and set events of :func:`proofs.audit.audit` do not look at low-order bits, so do not
+    threshold and set events of :func:`dpcert.proofs.audit.audit` do not look at low-order bits, so do not
     expect the audit to catch it.
     """
 

@@ -9,9 +9,9 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import check_size
-from mechanisms.parameters import require_eps, require_int
-from mechanisms.zoo._common import ZooMechanism, as_vector
+from dpcert.mechanisms.base import check_size
+from dpcert.mechanisms.parameters import require_eps, require_int
+from dpcert.mechanisms.zoo._common import ZooMechanism, as_vector
 
 __all__ = ["NoisyMax", "NoisyMaxValue"]
 

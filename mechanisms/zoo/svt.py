@@ -17,9 +17,9 @@ from typing import ClassVar
 import numpy as np
 import sympy
 
-from mechanisms.base import check_size
-from mechanisms.parameters import require_eps, require_int, to_exact
-from mechanisms.zoo._common import ZooMechanism, as_vector
+from dpcert.mechanisms.base import check_size
+from dpcert.mechanisms.parameters import require_eps, require_int, to_exact
+from dpcert.mechanisms.zoo._common import ZooMechanism, as_vector
 
 __all__ = ["SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6"]
 

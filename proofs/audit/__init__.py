@@ -1,9 +1,9 @@
 """Statistical audits of black-box samplers: an eps lower bound with a stated confidence.
 
-See :func:`proofs.audit.core.audit` for the method and its error statement.
+See :func:`dpcert.proofs.audit.core.audit` for the method and its error statement.
 """
 
-from proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
-from proofs.audit.core import AuditResult, AuditWitness, audit
+from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
+from dpcert.proofs.audit.core import AuditResult, AuditWitness, audit
 
 __all__ = ["AuditResult", "AuditWitness", "audit", "cp_lower", "cp_upper", "eps_lower_bound"]

@@ -29,7 +29,7 @@ from mpmath.ctx_iv import MPIntervalContext
 from mpmath.libmp import from_int, from_rational, mpf_gt, round_ceiling, round_floor, to_float
 from scipy.stats import beta
 
-from mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = ["cp_lower", "cp_upper", "eps_lower_bound"]
 

@@ -27,13 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
-from mechanisms.base import ContinuousMechanism, FiniteMechanism, Mechanism
-from mechanisms.neighbours import WithinDistance
-from mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_unit_interval, to_exact
-from proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
-from proofs.audit.events import is_continuous, select_event, vector_bounds
-from proofs.audit.sampling import Sampler, draw_all
-from proofs.rounding import float_upper
+from dpcert.mechanisms.base import ContinuousMechanism, FiniteMechanism, Mechanism
+from dpcert.mechanisms.neighbours import WithinDistance
+from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_unit_interval, to_exact
+from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
+from dpcert.proofs.audit.events import is_continuous, select_event, vector_bounds
+from dpcert.proofs.audit.sampling import Sampler, draw_all
+from dpcert.proofs.rounding import float_upper
 
 __all__ = ["AuditResult", "AuditWitness", "audit"]
 
@@ -52,7 +52,7 @@ def _samples(samples: object, inputs: int | None = None) -> int:
     take 12 s and 1 GB, of ``svt1`` (4 inputs) 13 s and 0.5 GB; 10^8 would take ten times both.
     MAX_DRAWS = 4 * 10^7 in all keeps an audit within about a minute and a few GB on any mechanism
     with many inputs (a 31-ary randomized response may use 1.29 * 10^6 samples per input). The
-    Clopper-Pearson certification is proved for n <= 10^8 confirmation samples (proofs.audit.bounds),
+    Clopper-Pearson certification is proved for n <= 10^8 confirmation samples (dpcert.proofs.audit.bounds),
     which MAX_SAMPLES keeps well within.
     """
     samples = require_int("samples", samples, minimum=2, maximum=MAX_SAMPLES)

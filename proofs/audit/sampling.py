@@ -12,7 +12,7 @@ from concurrent.futures import Executor
 
 import numpy as np
 
-from mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 __all__ = ["Sampler", "draw_all"]
 

@@ -2,7 +2,7 @@
 User-Level"): its mechanisms' d_X- and d_EM-DP guarantees, its accounting lemmas, and its errors.
 
 The shuffle-amplification theorems of the paper (Theorem 4.3's reduction to FMT and the eq. (6)/(7) recipes)
-are registered with the other shuffle claims in :mod:`proofs.claims.shuffle`. Here: GKRR and PrivEMDItemWise
+are registered with the other shuffle claims in :mod:`dpcert.proofs.claims.shuffle`. Here: GKRR and PrivEMDItemWise
 decided exactly; Lemma 4.2's privacy loss over every pair of small datasets; Lemma A.2 and Lemmas B.1/B.3 on
 exact instances; the symbolic facts of the proofs; and, refuted with their witnesses, Fact 5.1's and Table 1's
 printed delta terms (specs/imola_metric_dp_user_level.md, A1), the concrete example's alpha0 of about 3.0,
@@ -17,11 +17,11 @@ from fractions import Fraction
 
 import sympy
 
-from mechanisms.parameters import exact_sign
-from mechanisms.user_level import GeneralizedKRR, PrivEMDItemWise, PrivEMDLinear, histogram
-from proofs.certificate import Verdict
-from proofs.claim import Claim, computed_claim, facts_outcome, instance_claim, mechanism_claim
-from proofs.guarantees import MetricDP
+from dpcert.mechanisms.parameters import exact_sign
+from dpcert.mechanisms.user_level import GeneralizedKRR, PrivEMDItemWise, PrivEMDLinear, histogram
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import Claim, computed_claim, facts_outcome, instance_claim, mechanism_claim
+from dpcert.proofs.guarantees import MetricDP
 
 __all__ = ["CLAIMS"]
 
@@ -38,8 +38,8 @@ def _source(where: str) -> str:
 
 
 def _fact51(form: str, eps: sympy.Expr, delta: sympy.Expr) -> tuple[Verdict, str]:
-    """The printed delta term against the explicit chain of Lemma A.2 (accountant.fact51_counterexample)."""
-    from accountant import fact51_counterexample
+    """The printed delta term against the explicit chain of Lemma A.2 (dpcert.accountant.fact51_counterexample)."""
+    from dpcert.accountant import fact51_counterexample
 
     witness = fact51_counterexample(eps, delta)
     if witness.refutes(form):
@@ -54,7 +54,7 @@ def _fact51(form: str, eps: sympy.Expr, delta: sympy.Expr) -> tuple[Verdict, str
 def _lemma_a2() -> tuple[Verdict, str]:
     """D_{e^(a+b)}(P || R) <= D_{e^a}(P || Q) + e^a D_{e^b}(Q || R) on random exact distributions, and the
     k-step chain bound delta sum_{j<k} e^{j eps} attained by the explicit chain (so it cannot be improved)."""
-    from accountant import fact51_counterexample, hockey_stick_divergence
+    from dpcert.accountant import fact51_counterexample, hockey_stick_divergence
 
     rng = random.Random(2)
     cases = 0
@@ -78,7 +78,7 @@ def _lemma_a2() -> tuple[Verdict, str]:
 
 def _lemma_b3() -> tuple[Verdict, str]:
     """The clone pair's exact hockey-stick divergence at Lemma B.3's eps is <= delta."""
-    from accountant import lemma_b3_check
+    from dpcert.accountant import lemma_b3_check
 
     shown = []
     for p, m, delta in ((_Q(1, 2), 1000, _Q(1, 10**3)), (_Q(1, 4), 2000, _Q(1, 10**6)), (_Q(1, 10), 3000, _Q(1, 100))):
@@ -91,7 +91,7 @@ def _lemma_b3() -> tuple[Verdict, str]:
 
 def _lemma_b1() -> tuple[Verdict, str]:
     """Lemma B.1 on exact shuffled laws of a binary and a ternary metric-DP randomizer (both orders)."""
-    from accountant import lemma_b1_check
+    from dpcert.accountant import lemma_b1_check
 
     ratio = Fraction(6, 5)
     binary = [[1 / (1 + ratio**k), ratio**k / (1 + ratio**k)] for k in range(5)]
@@ -132,7 +132,7 @@ def _lemma_4_2() -> tuple[Verdict, str]:
 
 def _concrete_central_example() -> tuple[Verdict, str]:
     """Section 4.2's central example (alpha = 25, m = 1e3, n = 1e5, delta = 1e-12): 'alpha0 of about 3.0'."""
-    from accountant import imola_theorem_4_4
+    from dpcert.accountant import imola_theorem_4_4
 
     delta = _Q(1, 10**12)
     at_three = imola_theorem_4_4(3, 1000, delta, n=10**5)
@@ -170,7 +170,7 @@ def _gaussian_width() -> tuple[Verdict, str]:
     values ell w apart, so the pair needs delta >= the Gaussian's exact hockey-stick at eps = alpha w and shift
     ell w (Balle and Wang, Theorem 8). Decided exactly at w = 1 for a grid of (alpha, delta).
     """
-    from proofs.symbolic.closed_form_deltas import gaussian_delta
+    from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta
 
     for alpha, delta in ((_Q(1, 10), _Q(1, 10**12)), (1, _Q(1, 10**6)), (25, _Q(1, 10**12))):
         sigma = sympy.sqrt(_Q(5, 4) * sympy.log(1 / delta)) / alpha  # ell = 1
@@ -186,8 +186,8 @@ def _gaussian_width() -> tuple[Verdict, str]:
 
 def _gaussian_width_corrected() -> tuple[Verdict, str]:
     """The analytic-Gaussian width at eps = alpha and sensitivity ell meets delta at every d_EM = w in (0, 1]."""
-    from accountant.gaussian_calibration import emd_gaussian_sigma
-    from proofs.symbolic.closed_form_deltas import gaussian_delta
+    from dpcert.accountant.gaussian_calibration import emd_gaussian_sigma
+    from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta
 
     grid = [_Q(k, 20) for k in range(1, 21)]
     for alpha, delta in ((_Q(1, 10), _Q(1, 10**12)), (1, _Q(1, 10**6)), (25, _Q(1, 10**12))):
@@ -198,12 +198,12 @@ def _gaussian_width_corrected() -> tuple[Verdict, str]:
                 return _R, f"witness alpha = {alpha}, delta = {delta}, d_EM = {w}: exact delta {float(needed):.4g}"
     return _C, ("sigma from delta_BW(alpha; ell, sigma) = delta (rounded up) meets delta exactly at d_EM = w for w = "
                 "1/20, ..., 1 and (alpha, delta) in {(1/10, 1e-12), (1, 1e-6), (25, 1e-12)}; the supremum over w is "
-                "at w = 1 (Mills ratio, accountant.gaussian_calibration)")
+                "at w = 1 (Mills ratio, dpcert.accountant.gaussian_calibration)")
 
 
 def _appendix_d3_step() -> tuple[Verdict, str]:
     """Appendix D.3: [t^2 e^2a + 2(s-1)t^2 e^a + (s-1)^2 t^2 + 2t e^2a + 2(s-1)t e^a]/D^2 <= (t(e^a + s)/D)^2."""
-    from accountant import theorem_6_6_steps
+    from dpcert.accountant import theorem_6_6_steps
 
     for alpha0, s, t in itertools.product((1, 2, 3, 5), (2, 3), (2, 3)):
         e = sympy.exp(alpha0)
@@ -220,19 +220,19 @@ def _appendix_d3_step() -> tuple[Verdict, str]:
 
 
 def _bernstein_constants() -> tuple[Verdict, str]:
-    from accountant import bernstein_constant_facts
+    from dpcert.accountant import bernstein_constant_facts
 
     return facts_outcome(bernstein_constant_facts())
 
 
 def _concavity() -> tuple[Verdict, str]:
-    from accountant import lemma_b1_concavity
+    from dpcert.accountant import lemma_b1_concavity
 
     return facts_outcome((lemma_b1_concavity(),))
 
 
 def _theorem_5_3_identity() -> tuple[Verdict, str]:
-    from accountant import theorem_5_3_alpha_expression
+    from dpcert.accountant import theorem_5_3_alpha_expression
 
     eps, r, s, delta = sympy.symbols("eps r s delta", positive=True)
     printed = (1 + sympy.sqrt(2)) * r + 3 * sympy.log(1 / delta) / s
@@ -243,7 +243,7 @@ def _theorem_5_3_identity() -> tuple[Verdict, str]:
 
 def _gkrr_inverse() -> tuple[Verdict, str]:
     """a' + t b' + s t c' = 1 and A A^{-1} = I in the structured form, for symbolic e^alpha0, e^((1-r)alpha0), s, t."""
-    from mechanisms.user_level import gkrr_coefficients, gkrr_inverse_coefficients
+    from dpcert.mechanisms.user_level import gkrr_coefficients, gkrr_inverse_coefficients
 
     E0, E1, s, t = sympy.symbols("E0 E1 s t", positive=True)
     a, b, c = gkrr_coefficients(E0, E1, s, t)

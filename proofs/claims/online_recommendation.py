@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from mechanisms.online_recommendation import PREC, Instance, PRECSim, PRECTranscript, planted_pair
-from mechanisms.parameters import exact_sign
-from proofs.certificate import Verdict
-from proofs.claim import Claim, computed_claim, deferred_instance_claim, facts_outcome
-from proofs.guarantees import PureDP
+from dpcert.mechanisms.online_recommendation import PREC, Instance, PRECSim, PRECTranscript, planted_pair
+from dpcert.mechanisms.parameters import exact_sign
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import Claim, computed_claim, deferred_instance_claim, facts_outcome
+from dpcert.proofs.guarantees import PureDP
 
 __all__ = ["CLAIMS"]
 
@@ -30,7 +30,7 @@ def _source(where: str) -> str:
 
 def _theorem11_pair() -> tuple[PRECTranscript, PureDP]:
     """A hostile planted pair for p-REC_sim (m = 2, T = 5, 12 peers) and Theorem 11's eps at its peer count."""
-    from accountant import eps_upper_sim
+    from dpcert.accountant import eps_upper_sim
 
     mechanism = planted_pair(PRECSim(2, 5), P=12, others=9, hostile=True, rng=np.random.default_rng(0))
     return mechanism, PureDP(eps_upper_sim(2, 5, mechanism.min_peers()).value)
@@ -38,7 +38,7 @@ def _theorem11_pair() -> tuple[PRECTranscript, PureDP]:
 
 def _theorem17_pair() -> tuple[PRECTranscript, PureDP]:
     """A planted pair for p-REC with D = 2 diverse rounds (m = 2, T = 6) and Theorem 17's printed eps."""
-    from accountant import eps_upper_prec
+    from dpcert.accountant import eps_upper_prec
 
     mechanism = planted_pair(PREC(2, 6, 2, 0), P=12, others=4, rng=np.random.default_rng(1))
     return mechanism, PureDP(eps_upper_prec(2, 6, 2, 0, mechanism.min_peers(), form="paper").value)
@@ -46,7 +46,7 @@ def _theorem17_pair() -> tuple[PRECTranscript, PureDP]:
 
 def _without_uniform_rounds() -> tuple[PRECTranscript, PureDP]:
     """p-REC_sim with gamma = 0 on 12 agreeing voters plus 5 dissenters, against Theorem 11's eps."""
-    from accountant import eps_upper_sim
+    from dpcert.accountant import eps_upper_sim
 
     instance = Instance(2, [{0}] * 3, [[0, 0, 0]] * 12 + [[1, 1, 1]] * 5)
     mechanism = PRECTranscript.adjacent_pair(PRECSim(2, 3, gamma=0), instance, range(16), 16)
@@ -55,9 +55,9 @@ def _without_uniform_rounds() -> tuple[PRECTranscript, PureDP]:
 
 def _theorem7() -> tuple[Verdict, str]:
     """Lemma 8's chain: the exact eps of p-REC_sim on it is at least ln(T/(2L))/P with L its worst expected loss."""
-    from accountant import eps_lower_D0R0
-    from mechanisms.online_recommendation import lemma8_chain
-    from proofs.exact import tightest_epsilon
+    from dpcert.accountant import eps_lower_D0R0
+    from dpcert.mechanisms.online_recommendation import lemma8_chain
+    from dpcert.proofs.exact import tightest_epsilon
 
     T, P = 4, 12
     chain = lemma8_chain(T, P)
@@ -72,7 +72,7 @@ def _theorem7() -> tuple[Verdict, str]:
 
 
 def _lemmas12_13() -> tuple[Verdict, str]:
-    from mechanisms.online_recommendation import PRECParameters, per_round_leakage
+    from dpcert.mechanisms.online_recommendation import PRECParameters, per_round_leakage
 
     worst12, worst13, cases = 0.0, 0.0, 0
     for m, T, R in ((2, 3, 0), (2, 1000, 0), (3, 10, 1), (4, 50, 0)):
@@ -87,13 +87,13 @@ def _lemmas12_13() -> tuple[Verdict, str]:
 
 
 def _facts() -> tuple[Verdict, str]:
-    from accountant import online_recommendation_facts
+    from dpcert.accountant import online_recommendation_facts
 
     return facts_outcome(online_recommendation_facts())
 
 
 def _kl_constant() -> tuple[Verdict, str]:
-    from accountant import theorem15_kl_constant
+    from dpcert.accountant import theorem15_kl_constant
 
     result = theorem15_kl_constant()
     if exact_sign(result.value - sympy.Rational(13, 100)) > 0:
@@ -102,7 +102,7 @@ def _kl_constant() -> tuple[Verdict, str]:
 
 
 def _lemma4() -> tuple[Verdict, str]:
-    from accountant import lemma4_equivalence_witness
+    from dpcert.accountant import lemma4_equivalence_witness
 
     w = lemma4_equivalence_witness(2, 10)
     if w.refutes and w.recheck():
@@ -113,7 +113,7 @@ def _lemma4() -> tuple[Verdict, str]:
 
 
 def _uniform_rounds() -> tuple[Verdict, str]:
-    from accountant import uniform_rounds_order_witness
+    from dpcert.accountant import uniform_rounds_order_witness
 
     w = uniform_rounds_order_witness(2, 10)
     if w.refutes:

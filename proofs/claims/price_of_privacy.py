@@ -15,10 +15,10 @@ from fractions import Fraction
 
 import sympy
 
-from mechanisms.parameters import exact_sign
-from proofs.certificate import Verdict
-from proofs.claim import Claim, computed_claim, mechanism_claim
-from proofs.guarantees import PureDP
+from dpcert.mechanisms.parameters import exact_sign
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import Claim, computed_claim, mechanism_claim
+from dpcert.proofs.guarantees import PureDP
 
 __all__ = ["CLAIMS"]
 
@@ -36,7 +36,7 @@ def _source(where: str) -> str:
 
 
 def _records(N: int, w: int) -> tuple:
-    from accountant import records
+    from dpcert.accountant import records
 
     return records(N, w)
 
@@ -58,7 +58,7 @@ def _random_private_channel(N: int, w: int, seed: int) -> list[list[Fraction]]:
 
 
 def _lemma9_in_nats() -> tuple[Verdict, str]:
-    from accountant import lemma9_rhs, sketch_information
+    from dpcert.accountant import lemma9_rhs, sketch_information
 
     worst = 0.0
     for (N, w), seed in itertools.product(_CASES, _SEEDS):
@@ -73,7 +73,7 @@ def _lemma9_in_nats() -> tuple[Verdict, str]:
 
 def _lemma9_in_bits() -> tuple[Verdict, str]:
     """Spec section 9 E1: N = w = 2, Z uniform on {0,1}^2, S uniform over the three states other than Z."""
-    from accountant import lemma9_rhs, sketch_information
+    from dpcert.accountant import lemma9_rhs, sketch_information
 
     N = w = 2
     states = list(itertools.product((0, 1), repeat=2))
@@ -88,7 +88,7 @@ def _lemma9_in_bits() -> tuple[Verdict, str]:
 
 def _lemma6() -> tuple[Verdict, str]:
     """Bit release with a uniform input, I = ln 2 - h(e^eps / (1 + e^eps)) <= eps, at several eps exactly."""
-    from accountant import mutual_information
+    from dpcert.accountant import mutual_information
 
     checked = []
     for eps in (sympy.Rational(1, 10), sympy.Integer(1), sympy.Integer(5)):
@@ -107,13 +107,13 @@ def _lemma6() -> tuple[Verdict, str]:
 
 
 def _sketch_information(channel: list[list[Fraction]], N: int, w: int) -> sympy.Expr:
-    from accountant import sketch_information
+    from dpcert.accountant import sketch_information
 
     return sketch_information(channel, N, w)
 
 
 def _lemma11() -> tuple[Verdict, str]:
-    from accountant import posterior_prior_ratios
+    from dpcert.accountant import posterior_prior_ratios
 
     lo, hi = 1 / _T, _T
     count = 0
@@ -142,7 +142,7 @@ def _theorem7_corrected() -> tuple[Verdict, str]:
 
 
 def _theorem7_printed() -> tuple[Verdict, str]:
-    from accountant import theorem7_paper_witness
+    from dpcert.accountant import theorem7_paper_witness
 
     witness = theorem7_paper_witness(10000, sympy.Rational(1, 2))
     verdict = Verdict.PROOF_GAP if witness.refutes and witness.recheck() else _C
@@ -153,7 +153,7 @@ def _theorem7_printed() -> tuple[Verdict, str]:
 
 
 def _theorem10() -> tuple[Verdict, str]:
-    from accountant import theorem10_bound
+    from dpcert.accountant import theorem10_bound
 
     count = 0
     for N in (2, 3, 4):
@@ -172,7 +172,7 @@ def _theorem10() -> tuple[Verdict, str]:
 
 
 def _lemma12_sandwich() -> tuple[Verdict, str]:
-    from accountant import lemma12_sandwich
+    from dpcert.accountant import lemma12_sandwich
 
     count = 0
     for N in range(2, 61):
@@ -185,7 +185,7 @@ def _lemma12_sandwich() -> tuple[Verdict, str]:
 
 
 def _lemma12_theta() -> tuple[Verdict, str]:
-    from accountant import binomial_ratio
+    from dpcert.accountant import binomial_ratio
 
     N, w = 1000, 1
     difference = abs(binomial_ratio(N, w) - (1 - sympy.Rational(w**2, N)))
@@ -195,7 +195,7 @@ def _lemma12_theta() -> tuple[Verdict, str]:
 
 
 def _private_sketch_bound(which: str) -> tuple[Verdict, str]:
-    from accountant import lemma9_rhs, theorem13_bound, theorem14_bound
+    from dpcert.accountant import lemma9_rhs, theorem13_bound, theorem14_bound
 
     eps = sympy.log(_T)
     bound_of = {"theorem13": theorem13_bound, "theorem14": theorem14_bound}[which]
@@ -211,7 +211,7 @@ def _private_sketch_bound(which: str) -> tuple[Verdict, str]:
 
 
 def _theorem16_eps_hat() -> tuple[Verdict, str]:
-    from mechanisms.recommenders.analysis import eps_hat
+    from dpcert.mechanisms.recommenders.analysis import eps_hat
 
     eps = sympy.Rational(101, 100)
     Q = sympy.ceiling(eps)
@@ -223,7 +223,7 @@ def _theorem16_eps_hat() -> tuple[Verdict, str]:
 
 
 def _appendix_a_chernoff() -> tuple[Verdict, str]:
-    from accountant import appendix_a_chernoff_check
+    from dpcert.accountant import appendix_a_chernoff_check
 
     check = appendix_a_chernoff_check(10, 10, 0)
     verdict = _C if check.holds else _R
@@ -234,7 +234,7 @@ def _appendix_a_chernoff() -> tuple[Verdict, str]:
 
 def _theorem15_gap() -> tuple[Verdict, str]:
     """|Bbar_1 - Bbar_2| from the exact expected scores against the paper's printed U eps_hat (c - c^2/w) delta/N."""
-    from mechanisms.recommenders.analysis import eps_hat, maxsense_delta, maxsense_expected_scores
+    from dpcert.mechanisms.recommenders.analysis import eps_hat, maxsense_delta, maxsense_expected_scores
 
     alpha, beta, b = (1,), (sympy.Rational(1, 2),) * 2, ((sympy.Rational(1, 5), sympy.Rational(4, 5)),)
     N, w, theta, eps, U = 200, 10, 1, 1, 40000

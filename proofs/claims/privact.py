@@ -16,10 +16,10 @@ import itertools
 import numpy as np
 import sympy
 
-from mechanisms.parameters import exact_sign
-from mechanisms.privact import NoisyDegreeVector, SocialGraph, edge_privacy_loss, random_partition
-from proofs.certificate import Verdict
-from proofs.claim import Claim, computed_claim, facts_outcome
+from dpcert.mechanisms.parameters import exact_sign
+from dpcert.mechanisms.privact import NoisyDegreeVector, SocialGraph, edge_privacy_loss, random_partition
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import Claim, computed_claim, facts_outcome
 
 __all__ = ["CLAIMS"]
 
@@ -79,7 +79,7 @@ def _edge_level(sigma_of_eps: sympy.Expr, claimed_eps: sympy.Expr) -> tuple[Verd
 
 def _strawman_example() -> tuple[Verdict, str]:
     """Section 2.2: with P(keep) = 0.7, a user with 70 of 10^6 possible contacts 'will claim to have 300,000'."""
-    from mechanisms.privact import AdjacencyRandomizedResponse
+    from dpcert.mechanisms.privact import AdjacencyRandomizedResponse
 
     strawman = AdjacencyRandomizedResponse()
     expected = strawman.expected_reported_degree(10**6, 70)
@@ -90,7 +90,7 @@ def _strawman_example() -> tuple[Verdict, str]:
 
 
 def _laplace_difference() -> tuple[Verdict, str]:
-    from accountant.privact_bounds import prove_laplace_difference_facts
+    from dpcert.accountant.privact_bounds import prove_laplace_difference_facts
 
     return facts_outcome(prove_laplace_difference_facts())
 
@@ -105,7 +105,7 @@ def _random_dissimilarities(n: int, count: int, seed: int) -> list[np.ndarray]:
 
 
 def _theorem3() -> tuple[Verdict, str]:
-    from accountant.privact_bounds import theorem3_check
+    from dpcert.accountant.privact_bounds import theorem3_check
 
     cases = 0
     for n in (4, 5, 6):
@@ -120,7 +120,7 @@ def _theorem3() -> tuple[Verdict, str]:
 
 
 def _clique() -> tuple[Verdict, str]:
-    from mechanisms.privact import tree_qualities
+    from dpcert.mechanisms.privact import tree_qualities
 
     for n in range(2, 8):
         S = np.ones((n, n), dtype=np.int64) - np.eye(n, dtype=np.int64)
@@ -131,7 +131,7 @@ def _clique() -> tuple[Verdict, str]:
 
 
 def _lemma51() -> tuple[Verdict, str]:
-    from accountant.privact_bounds import boltzmann_loss_check
+    from dpcert.accountant.privact_bounds import boltzmann_loss_check
 
     cases, worst = 0, 0.0
     for n in (4, 5, 6):
@@ -147,8 +147,8 @@ def _lemma51() -> tuple[Verdict, str]:
 
 
 def _lemma6() -> tuple[Verdict, str]:
-    from accountant.privact_bounds import lemma6_monte_carlo
-    from mechanisms.privact import degree_vectors, random_tree
+    from dpcert.accountant.privact_bounds import lemma6_monte_carlo
+    from dpcert.mechanisms.privact import degree_vectors, random_tree
 
     rng = np.random.default_rng(6)
     n, K, sigma = 30, 3, sympy.Integer(1)
@@ -167,7 +167,7 @@ def _lemma6() -> tuple[Verdict, str]:
 
 def _theorem6_values() -> tuple[Verdict, str]:
     """TC-N7: Theorem 6's bound over rho, (3K + 12 sqrt K) sigma, at K = 7 (all three networks) and sigma = 1/eps."""
-    from accountant.privact_bounds import theorem6_vacuity_table
+    from dpcert.accountant.privact_bounds import theorem6_vacuity_table
 
     rows = [r for r in theorem6_vacuity_table(sigma_per_eps="user") if r.network == "lastfm"]
     values = [float(r.bound_over_rho) for r in rows]
@@ -182,7 +182,7 @@ def _theorem6_values() -> tuple[Verdict, str]:
 
 def _footnote2_attack() -> tuple[Verdict, str]:
     """The attacker's success: the best posterior of a uniform bit under eps = 2 is e^2/(1 + e^2) >= 86%."""
-    from accountant.privact_bounds import footnote2_check
+    from dpcert.accountant.privact_bounds import footnote2_check
 
     check = footnote2_check()
     reaches = exact_sign(check.posterior - check.printed) >= 0
@@ -195,7 +195,7 @@ def _footnote2_attack() -> tuple[Verdict, str]:
 
 def _footnote2_bound() -> tuple[Verdict, str]:
     """Is 86% the eps = 2 posterior bound? It is e^2/(1 + e^2), which does not round to 0.86."""
-    from accountant.privact_bounds import footnote2_check
+    from dpcert.accountant.privact_bounds import footnote2_check
 
     check = footnote2_check()
     if not check.posterior_matches:

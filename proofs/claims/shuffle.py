@@ -15,10 +15,10 @@ import itertools
 
 import sympy
 
-from mechanisms.exact_arithmetic import UndecidedSignError
-from mechanisms.parameters import exact_sign
-from proofs.certificate import Verdict
-from proofs.claim import Claim, computed_claim
+from dpcert.mechanisms.exact_arithmetic import UndecidedSignError
+from dpcert.mechanisms.parameters import exact_sign
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import Claim, computed_claim
 
 __all__ = ["CLAIMS"]
 
@@ -51,7 +51,7 @@ def _num(value: sympy.Expr) -> str:
 
 def _bounds_above_exact_truth() -> tuple[Verdict, str]:
     """Every valid bound's value (the lower end of its enclosure) >= the exact eps's upper end."""
-    from accountant.shuffle import shuffle_family
+    from dpcert.accountant.shuffle import shuffle_family
 
     compared, undecided = 0, []
     tightest: tuple[float, str] | None = None
@@ -87,7 +87,7 @@ def _bounds_above_exact_truth() -> tuple[Verdict, str]:
 
 
 def _fmt21_numeric_below_closed() -> tuple[Verdict, str]:
-    from accountant.shuffle import shuffle_bound
+    from dpcert.accountant.shuffle import shuffle_bound
 
     both, skipped, worst = 0, [], 0.0
     for eps0, n, delta in _FMT21_GRID:
@@ -113,7 +113,7 @@ def _fmt21_numeric_below_closed() -> tuple[Verdict, str]:
 
 def _imola_reduces_to_fmt21() -> tuple[Verdict, str]:
     """Theorem 4.3 with l0 = l1 = 1 vs FMT Theorem 3.1, symbolically; and the conditions."""
-    from accountant.shuffle import fmt21_closed_expression, imola_alpha
+    from dpcert.accountant.shuffle import fmt21_closed_expression, imola_alpha
 
     alpha0, m, delta = sympy.symbols("alpha0 m delta", positive=True)
     one = sympy.Integer(1)
@@ -135,14 +135,14 @@ def _imola_reduces_to_fmt21() -> tuple[Verdict, str]:
         return _U, (f"the identity holds (difference simplifies to 0) but sympy could not decide that Imola's "
                     f"condition implies FMT's ((4m/delta)/(2/delta) - 1 = {sympy.simplify(ratio - 1)})")
     return _P, ("for all alpha0, m, delta > 0: Theorem 4.3's alpha at ||v||_0 = ||v||_1 = 1 (z = alpha0) minus FMT "
-                "Theorem 3.1's eps (accountant.shuffle.fmt21_closed_expression, n = m) simplifies to 0 in sympy; "
+                "Theorem 3.1's eps (dpcert.accountant.shuffle.fmt21_closed_expression, n = m) simplifies to 0 in sympy; "
                 "its condition alpha0 < ln(m/(16 ln(4m/delta))) implies FMT's eps0 <= ln(m/(16 ln(2/delta))) "
                 f"because (4m/delta)/(2/delta) = {ratio} > 1 for m >= 2 (so Imola's is the stricter condition)")
 
 
 def _imola_eq7_recipe() -> tuple[Verdict, str]:
     """Spec section 3.2 / T29: eq. (7) case 2 at alpha = 10, m = 100, n = 1e6, delta = 1e-6."""
-    from accountant.calibration import calibrate_imola_alpha0, imola_recipe_alpha0, imola_recipe_check
+    from dpcert.accountant.calibration import calibrate_imola_alpha0, imola_recipe_alpha0, imola_recipe_check
 
     target, m, n, delta = sympy.Integer(10), 100, 10**6, _Q(1, 10**6)
     alpha0 = imola_recipe_alpha0(target, m, delta, n=n)
@@ -162,7 +162,7 @@ _EQ6_CASES = ((sympy.Integer(1), 10**4, _Q(1, 10**6)), (_Q(1, 2), 10**3, _Q(1, 1
 
 
 def _imola_eq6_first_case() -> tuple[Verdict, str]:
-    from accountant.calibration import imola_recipe_alpha0, imola_recipe_check
+    from dpcert.accountant.calibration import imola_recipe_alpha0, imola_recipe_check
 
     ratios = []
     for target, m, delta in _EQ6_CASES:
@@ -186,7 +186,7 @@ def _rr_matrix(r: sympy.Rational) -> list[list[sympy.Expr]]:
 
 
 def _kov_equals_exact() -> tuple[Verdict, str]:
-    from accountant.composition import compose_channels, optimal_composition, optimal_composition_delta
+    from dpcert.accountant.composition import compose_channels, optimal_composition, optimal_composition_delta
 
     count = 0
     try:
@@ -216,7 +216,7 @@ def _kov_equals_exact() -> tuple[Verdict, str]:
 
 
 def _advanced_above_optimal() -> tuple[Verdict, str]:
-    from accountant.composition import advanced_composition, optimal_composition
+    from dpcert.accountant.composition import advanced_composition, optimal_composition
 
     count, tightest = 0, None
     for eps, k, delta in _ADVANCED_GRID:

@@ -3,10 +3,10 @@ exponential, Laplace, Gaussian, and the negative controls."""
 
 from __future__ import annotations
 
-from mechanisms.neighbours import Metric
-from proofs.certificate import Verdict
-from proofs.claim import Claim, family_claim, mechanism_claim
-from proofs.guarantees import ApproxDP, MetricDP, PureDP
+from dpcert.mechanisms.neighbours import Metric
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import Claim, family_claim, mechanism_claim
+from dpcert.proofs.guarantees import ApproxDP, MetricDP, PureDP
 
 __all__ = ["CLAIMS"]
 

@@ -11,8 +11,8 @@ Section 6 (noisy max returning the value, histogram with the wrong scale).
 
 from __future__ import annotations
 
-from proofs.certificate import Verdict
-from proofs.claim import Claim, computed_claim
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import Claim, computed_claim
 
 __all__ = ["CLAIMS"]
 
@@ -26,8 +26,8 @@ def _audited(name: str, eps: str, samples: int):
     """decide(): refuted with the audit's witness when the lower bound exceeds eps, else unknown."""
 
     def decide() -> tuple[Verdict, str]:
-        from mechanisms.zoo import ZOO
-        from proofs.audit import audit
+        from dpcert.mechanisms.zoo import ZOO
+        from dpcert.proofs.audit import audit
 
         mechanism = ZOO[name](eps=eps)
         result = audit(mechanism, eps=eps, samples=samples, confidence=_CONFIDENCE, seed=2017)

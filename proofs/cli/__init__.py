@@ -1,5 +1,5 @@
 """The ``dpcert`` command line (entry point :func:`main`)."""
 
-from proofs.cli.app import cli, main
+from dpcert.proofs.cli.app import cli, main
 
 __all__ = ["cli", "main"]

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 
 import click
 
-from mechanisms.parameters import InvalidParameterError
-from proofs.cli.audit import audit_command
-from proofs.cli.bounds import bound_command, calibrate_command
-from proofs.cli.plot import plot_command
-from proofs.cli.simulate import simulate_command
-from proofs.cli.verify import claims_command, epsilon_command, mechanisms_command, verify_command
+from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.proofs.cli.audit import audit_command
+from dpcert.proofs.cli.bounds import bound_command, calibrate_command
+from dpcert.proofs.cli.plot import plot_command
+from dpcert.proofs.cli.simulate import simulate_command
+from dpcert.proofs.cli.verify import claims_command, epsilon_command, mechanisms_command, verify_command
 
 __all__ = ["EXIT_BAD_INPUT", "cli", "main"]
 

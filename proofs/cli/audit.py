@@ -9,17 +9,17 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from mechanisms.parameters import InvalidParameterError, require_eps
-from proofs.cli.output import progress_bar, emit, json_option, param_option, parse_params
+from dpcert.mechanisms.parameters import InvalidParameterError, require_eps
+from dpcert.proofs.cli.output import progress_bar, emit, json_option, param_option, parse_params
 
 __all__ = ["audit_command"]
 
 
 def _build(name: str, raw: dict[str, str], eps: str):
     """The mechanism MECH with its --param values; its eps (--param eps, else the claimed --eps) must lie
-    in the answerable range of eps (mechanisms.parameters.require_eps), which its sampler can use."""
-    from mechanisms.catalog import CATALOG, make_mechanism
-    from mechanisms.zoo import ZOO
+    in the answerable range of eps (dpcert.mechanisms.parameters.require_eps), which its sampler can use."""
+    from dpcert.mechanisms.catalog import CATALOG, make_mechanism
+    from dpcert.mechanisms.zoo import ZOO
 
     require_eps("eps", raw.get("eps", eps))
 
@@ -62,7 +62,7 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
 
     Exit 1 when the lower bound exceeds the claimed eps (violation), 0 otherwise.
     """
-    from proofs.audit import audit
+    from dpcert.proofs.audit import audit
 
     target = _build(mechanism, parse_params(params), eps)
     with progress_bar() as bar:

@@ -8,8 +8,8 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from mechanisms.parameters import InvalidParameterError
-from proofs.cli.output import emit, json_option, param_option, parse_params
+from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.proofs.cli.output import emit, json_option, param_option, parse_params
 
 __all__ = ["bound_command", "calibrate_command"]
 
@@ -60,7 +60,7 @@ def bound_command(family: str, params: tuple[str, ...], method: str | None, as_j
     lower (certified bounds on the true quantity, only where they exist), its units, and whether the
     theorem's conditions hold at these inputs (valid).
     """
-    from accountant.catalog import BOUND_FAMILIES
+    from dpcert.accountant.catalog import BOUND_FAMILIES
 
     _evaluate("bound", BOUND_FAMILIES, family, params, method, as_json)
 
@@ -72,6 +72,6 @@ def bound_command(family: str, params: tuple[str, ...], method: str | None, as_j
 @json_option
 def calibrate_command(family: str, params: tuple[str, ...], method: str | None, as_json: bool) -> None:
     """Find the largest parameter meeting a target, one-sidedly (never overshooting): FAMILY = shuffle."""
-    from accountant.catalog import CALIBRATIONS
+    from dpcert.accountant.catalog import CALIBRATIONS
 
     _evaluate("calibrate", CALIBRATIONS, family, params, method, as_json)

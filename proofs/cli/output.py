@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 __all__ = ["console", "emit", "json_option", "param_option", "parse_params", "progress_bar", "strict_json"]
 

@@ -8,8 +8,8 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from mechanisms.parameters import InvalidParameterError, require_int
-from proofs.cli.output import emit, json_option, param_option, parse_params, progress_bar
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.proofs.cli.output import emit, json_option, param_option, parse_params, progress_bar
 
 __all__ = ["plot_command"]
 
@@ -85,8 +85,8 @@ def plot_command(family: str, params: tuple[str, ...], out: str | None, as_json:
     Each method is drawn where its theorem applies; the exact truth only for small n; the
     no-amplification line is eps0. With --json: the points, each [n, eps rounded up].
     """
-    from accountant.shuffle_common import N_MAX, validate_shuffle_inputs
-    from accountant.shuffle_plot import PLOT_FORMATS, log_n_grid, plot_shuffle_curves, shuffle_curves
+    from dpcert.accountant.shuffle_common import N_MAX, validate_shuffle_inputs
+    from dpcert.accountant.shuffle_plot import PLOT_FORMATS, log_n_grid, plot_shuffle_curves, shuffle_curves
 
     if family not in _FAMILIES:
         raise InvalidParameterError(f"plot family must be one of {', '.join(_FAMILIES)}. Got {family!r}")

@@ -10,8 +10,8 @@ import click
 import sympy
 from rich.table import Table
 
-from mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_positive
-from proofs.cli.output import emit, json_option, param_option, parse_params, progress_bar
+from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_positive
+from dpcert.proofs.cli.output import emit, json_option, param_option, parse_params, progress_bar
 
 __all__ = ["simulate_command"]
 
@@ -62,7 +62,7 @@ PRIVACT_MOVES_MAX = 15 * 10**5
 (measured on douban, n = 2848: 5.7e5 moves in 22 s), so 1.5e6 is at most about a minute."""
 PRIVACT_DEFAULT_ITERATIONS = 250
 """The default iterations per node (the paper's 1000 take about 3 minutes per tree on douban: pass it
-through the Python API, mechanisms.privact.compare_utility)."""
+through the Python API, dpcert.mechanisms.privact.compare_utility)."""
 
 
 def _budget(what: str, names: str, value: int, limit: int, seconds: str) -> None:
@@ -75,11 +75,11 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
     """(model, U, eps, keyword arguments) of a recommender simulation, every parameter in its range.
 
     N in [2, 10^7] (Pairwise-Preference: [2, 4000]), U in [1, 10^7], w in [1, N], eps in the range of
-    mechanisms.parameters.require_eps, theta in [10^-9, w], Q and block_size in [1, N] with
+    dpcert.mechanisms.parameters.require_eps, theta in [10^-9, w], Q and block_size in [1, N] with
     Q * block_size <= N, and U times the cells each user touches at most :data:`CELLS_MAX`.
     """
-    from mechanisms.recommenders import BlockModel
-    from mechanisms.recommenders.multi_maxsense import multi_maxsense_parameters
+    from dpcert.mechanisms.recommenders import BlockModel
+    from dpcert.mechanisms.recommenders.multi_maxsense import multi_maxsense_parameters
 
     allowed = _COMMON + _ALGORITHMS[algorithm]
     unknown = sorted(set(raw) - set(allowed))
@@ -150,7 +150,7 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     if algorithm in ("privact", "p-rec"):
         {"privact": _simulate_privact, "p-rec": _simulate_prec}[algorithm](parse_params(params), seed, as_json)
         return
-    from mechanisms.recommenders import simulate_maxsense, simulate_multi_maxsense, simulate_pairwise_preference
+    from dpcert.mechanisms.recommenders import simulate_maxsense, simulate_multi_maxsense, simulate_pairwise_preference
 
     model, U, eps, raw = _recommender_inputs(algorithm, parse_params(params))
     run = {"maxsense": simulate_maxsense, "multi-maxsense": simulate_multi_maxsense,
@@ -173,7 +173,7 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, st
     values each in require_eps's range, iterations_per_node in [0, 10^4] (default
     :data:`PRIVACT_DEFAULT_ITERATIONS`), data_dir an existing directory when given; the caller checks the
     GENTREE moves against :data:`PRIVACT_MOVES_MAX` once n is known."""
-    from mechanisms.privact import TABLE1
+    from dpcert.mechanisms.privact import TABLE1
 
     unknown = sorted(set(raw) - set(_PRIVACT))
     if unknown:
@@ -231,7 +231,7 @@ def _prec_inputs(raw: dict[str, str]) -> tuple[int, int, int, int, int, int, boo
 def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
     import numpy as np
 
-    from mechanisms.privact import compare_utility, social_graph_or_fallback
+    from dpcert.mechanisms.privact import compare_utility, social_graph_or_fallback
 
     network, eps_values, per_node, data_dir = _privact_inputs(raw)
     graph = social_graph_or_fallback(network, data_dir, rng=seed)
@@ -257,8 +257,8 @@ def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
 def _simulate_prec(raw: dict[str, str], seed: int, as_json: bool) -> None:
     import numpy as np
 
-    from accountant.online_recommendation_bounds import eps_upper_prec, loss_upper_prec
-    from mechanisms.online_recommendation import PREC, planted_instance
+    from dpcert.accountant.online_recommendation_bounds import eps_upper_prec, loss_upper_prec
+    from dpcert.mechanisms.online_recommendation import PREC, planted_instance
 
     m, T, P, others, D, R, hostile, runs = _prec_inputs(raw)
     rng = np.random.default_rng(seed)

@@ -10,10 +10,10 @@ import sympy
 from rich.markup import escape
 from rich.table import Table
 
-from mechanisms.base import FiniteMechanism, Mechanism
-from mechanisms.catalog import CATALOG, make_mechanism
-from mechanisms.neighbours import Metric
-from mechanisms.parameters import (
+from dpcert.mechanisms.base import FiniteMechanism, Mechanism
+from dpcert.mechanisms.catalog import CATALOG, make_mechanism
+from dpcert.mechanisms.neighbours import Metric
+from dpcert.mechanisms.parameters import (
     EPS_RANGE,
     InvalidParameterError,
     UndecidedSignError,
@@ -21,9 +21,9 @@ from mechanisms.parameters import (
     require_eps,
     require_unit_interval,
 )
-from proofs.certificate import Certificate, Verdict, shown_decimal
-from proofs.cli.output import console, emit, json_option, param_option, parse_params, progress_bar
-from proofs.guarantees import ApproxDP, MetricDP, PureDP
+from dpcert.proofs.certificate import Certificate, Verdict, shown_decimal
+from dpcert.proofs.cli.output import console, emit, json_option, param_option, parse_params, progress_bar
+from dpcert.proofs.guarantees import ApproxDP, MetricDP, PureDP
 
 __all__ = ["claims_command", "epsilon_command", "mechanisms_command", "verify_command"]
 
@@ -143,14 +143,14 @@ def epsilon_command(mechanism: str, params: tuple[str, ...], symbolic: bool, as_
     """
     mech = _mechanism(mechanism, params)
     if isinstance(mech, FiniteMechanism) and not symbolic:
-        from proofs.exact import tightest_epsilon
+        from dpcert.proofs.exact import tightest_epsilon
 
         try:
             certificate = tightest_epsilon(mech)
         except UndecidedSignError as error:
             certificate = _undecided(mech, PureDP(1), "exact", error)
     else:
-        from proofs.symbolic import tightest_symbolic
+        from dpcert.proofs.symbolic import tightest_symbolic
 
         certificate = tightest_symbolic(mech)
     certificate = _rechecked(certificate)
@@ -174,7 +174,7 @@ def verify_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str
     A mechanism whose neighbour relation is a metric (e.g. gkrr) is checked for metric DP, ratio <= exp(eps d).
     The printed verdict has passed the certificate's recheck, or the answer is undecided (exit 3).
     """
-    from proofs.claim import check
+    from dpcert.proofs.claim import check
 
     claimed_eps = require_eps("--eps", eps)
     claimed_delta = None if delta is None else require_unit_interval("--delta", delta)
@@ -200,7 +200,7 @@ def claims_command(source: str | None, as_json: bool) -> None:
     Exit 0 when every claim gets the verdict the registry expects (paper errors and negative controls
     are expected to be refuted), 1 otherwise.
     """
-    from proofs.registry import claims
+    from dpcert.proofs.registry import claims
 
     selected = claims(source)
     if not selected:

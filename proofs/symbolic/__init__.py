@@ -28,10 +28,10 @@ Theorem 8.
 
 from __future__ import annotations
 
-from proofs.symbolic.check import check_symbolic, tightest_symbolic
-from proofs.symbolic.closed_form_deltas import gaussian_delta, laplace_delta
-from proofs.symbolic.families import FAMILIES, check_family
-from proofs.symbolic.family_decision import FamilyResult
+from dpcert.proofs.symbolic.check import check_symbolic, tightest_symbolic
+from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta, laplace_delta
+from dpcert.proofs.symbolic.families import FAMILIES, check_family
+from dpcert.proofs.symbolic.family_decision import FamilyResult
 
 __all__ = ["FAMILIES", "FamilyResult", "check_family", "check_symbolic", "gaussian_delta", "laplace_delta",
            "tightest_symbolic"]

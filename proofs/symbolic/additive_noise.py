@@ -12,22 +12,22 @@ from collections.abc import Callable
 
 import sympy
 
-from mechanisms.additive_noise import Gaussian, Laplace, LaplaceWrongScale
-from mechanisms.base import ContinuousMechanism
-from mechanisms.neighbours import WithinDistance
-from mechanisms.parameters import exact_sign
-from proofs.certificate import Certificate, Verdict, Witness, approximately
-from proofs.guarantees import ApproxDP, PureDP
-from proofs.symbolic.closed_form_deltas import gaussian_delta, laplace_delta
-from proofs.symbolic.constants import METHOD
-from proofs.symbolic.privacy_loss import (
+from dpcert.mechanisms.additive_noise import Gaussian, Laplace, LaplaceWrongScale
+from dpcert.mechanisms.base import ContinuousMechanism
+from dpcert.mechanisms.neighbours import WithinDistance
+from dpcert.mechanisms.parameters import exact_sign
+from dpcert.proofs.certificate import Certificate, Verdict, Witness, approximately
+from dpcert.proofs.guarantees import ApproxDP, PureDP
+from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta, laplace_delta
+from dpcert.proofs.symbolic.constants import METHOD
+from dpcert.proofs.symbolic.privacy_loss import (
     LossAnalysis,
     analyse_loss,
     integrated_delta,
     level_point,
     probability_at_most,
 )
-from proofs.symbolic.signs import Undecided
+from dpcert.proofs.symbolic.signs import Undecided
 
 
 def _continuous_delta(mechanism: ContinuousMechanism, eps: sympy.Expr, sensitivity: sympy.Expr) -> sympy.Expr:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import sympy
 
-from mechanisms.base import ContinuousMechanism, Mechanism
-from mechanisms.neighbours import Metric
-from mechanisms.parameters import InvalidParameterError, UndecidedSignError, exact_sign
-from proofs.certificate import Certificate, Verdict
-from proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
-from proofs.symbolic.additive_noise import check_continuous
-from proofs.symbolic.constants import METHOD
-from proofs.symbolic.finite_families import check_events, finite_events
-from proofs.symbolic.signs import Undecided
+from dpcert.mechanisms.base import ContinuousMechanism, Mechanism
+from dpcert.mechanisms.neighbours import Metric
+from dpcert.mechanisms.parameters import InvalidParameterError, UndecidedSignError, exact_sign
+from dpcert.proofs.certificate import Certificate, Verdict
+from dpcert.proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
+from dpcert.proofs.symbolic.additive_noise import check_continuous
+from dpcert.proofs.symbolic.constants import METHOD
+from dpcert.proofs.symbolic.finite_families import check_events, finite_events
+from dpcert.proofs.symbolic.signs import Undecided
 
 __all__ = ["check_symbolic", "tightest_symbolic"]
 
@@ -68,7 +68,7 @@ def check_symbolic(mechanism: Mechanism, guarantee: Guarantee) -> Certificate:
         events = finite_events(mechanism)
         if events is None:
             return _unknown(mechanism, guarantee, f"no closed-form likelihood-ratio cases for {mechanism.name}; "
-                                                  "use proofs.exact.check_finite")
+                                                  "use dpcert.proofs.exact.check_finite")
         return check_events(mechanism, guarantee, events)
     except (Undecided, UndecidedSignError, NotImplementedError) as error:
         return _unknown(mechanism, guarantee, f"sympy could not decide: {error}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy
 
-from mechanisms.parameters import InvalidParameterError, exact_sign, require_positive
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_positive
 
 
 def _positive(name: str, value: object) -> sympy.Expr:

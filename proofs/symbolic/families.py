@@ -13,21 +13,21 @@ from collections.abc import Callable, Sequence
 
 import sympy
 
-from mechanisms.additive_noise import Gaussian, Laplace, LaplaceWrongScale
-from mechanisms.base import ContinuousMechanism
-from mechanisms.geometric import Geometric
-from mechanisms.parameters import InvalidParameterError, UndecidedSignError, exact_sign
-from mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
-from mechanisms.unary_encoding import UnaryEncoding
-from proofs.certificate import Verdict
-from proofs.guarantees import PureDP
-from proofs.symbolic.check import check_symbolic
-from proofs.symbolic.closed_form_deltas import gaussian_delta
-from proofs.symbolic.constants import EPS, K, SENSITIVITY, SIGMA
-from proofs.symbolic.family_decision import FamilyResult, decide, symbolic_instance
-from proofs.symbolic.finite_families import Event, partitions, randomized_response_events, unary_encoding_events
-from proofs.symbolic.privacy_loss import analyse_loss, integrated_delta
-from proofs.symbolic.signs import Undecided, sign_or_none
+from dpcert.mechanisms.additive_noise import Gaussian, Laplace, LaplaceWrongScale
+from dpcert.mechanisms.base import ContinuousMechanism
+from dpcert.mechanisms.geometric import Geometric
+from dpcert.mechanisms.parameters import InvalidParameterError, UndecidedSignError, exact_sign
+from dpcert.mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
+from dpcert.mechanisms.unary_encoding import UnaryEncoding
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.guarantees import PureDP
+from dpcert.proofs.symbolic.check import check_symbolic
+from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta
+from dpcert.proofs.symbolic.constants import EPS, K, SENSITIVITY, SIGMA
+from dpcert.proofs.symbolic.family_decision import FamilyResult, decide, symbolic_instance
+from dpcert.proofs.symbolic.finite_families import Event, partitions, randomized_response_events, unary_encoding_events
+from dpcert.proofs.symbolic.privacy_loss import analyse_loss, integrated_delta
+from dpcert.proofs.symbolic.signs import Undecided, sign_or_none
 
 
 def _symbolic_ratio(event: Event) -> sympy.Expr:

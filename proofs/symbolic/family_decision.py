@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import sympy
 
-from mechanisms.base import Mechanism
-from mechanisms.parameters import exact_sign
-from proofs.certificate import Verdict
-from proofs.symbolic.constants import K
-from proofs.symbolic.signs import sign_or_none
+from dpcert.mechanisms.base import Mechanism
+from dpcert.mechanisms.parameters import exact_sign
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.symbolic.constants import K
+from dpcert.proofs.symbolic.signs import sign_or_none
 
 
 @dataclass(frozen=True)

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 
 import sympy
 
-from mechanisms.base import Mechanism
-from mechanisms.geometric import Geometric
-from mechanisms.parameters import cancel_exponentials, exact_sign
-from mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
-from mechanisms.unary_encoding import UnaryEncoding
-from proofs.certificate import Certificate, Verdict, Witness, approximately
-from proofs.guarantees import ApproxDP, PureDP
-from proofs.symbolic.constants import METHOD
-from proofs.symbolic.signs import Undecided
+from dpcert.mechanisms.base import Mechanism
+from dpcert.mechanisms.geometric import Geometric
+from dpcert.mechanisms.parameters import cancel_exponentials, exact_sign
+from dpcert.mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
+from dpcert.mechanisms.unary_encoding import UnaryEncoding
+from dpcert.proofs.certificate import Certificate, Verdict, Witness, approximately
+from dpcert.proofs.guarantees import ApproxDP, PureDP
+from dpcert.proofs.symbolic.constants import METHOD
+from dpcert.proofs.symbolic.signs import Undecided
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import sympy
 
-from mechanisms.base import ContinuousMechanism
-from proofs.symbolic.signs import Undecided, decided_sign, identically_zero
+from dpcert.mechanisms.base import ContinuousMechanism
+from dpcert.proofs.symbolic.signs import Undecided, decided_sign, identically_zero
 
 
 @dataclass(frozen=True)

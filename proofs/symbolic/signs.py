@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sympy
 
-from mechanisms.parameters import UndecidedSignError, exact_sign
-from proofs.symbolic.constants import EPS, K
+from dpcert.mechanisms.parameters import UndecidedSignError, exact_sign
+from dpcert.proofs.symbolic.constants import EPS, K
 
 # e^(eps/2) = 1 + u with u > 0, and k = 2 + j with integer j >= 0: ratios become rational functions of u, j.
 _U = sympy.Dummy("u", positive=True)
@@ -26,7 +26,7 @@ class Undecided(Exception):
 def sign_or_none(expr: sympy.Expr) -> int | None:
     """The sign of ``expr`` for every value of its symbols (under their assumptions), or None if undecided.
 
-    A number is decided exactly (:func:`mechanisms.parameters.exact_sign`). An expression in the family
+    A number is decided exactly (:func:`dpcert.mechanisms.parameters.exact_sign`). An expression in the family
     symbols is tried as it is, cancelled and factored, and after the reparametrisation
     e^(eps/2) = 1 + u, k = 2 + j; None also means that the sign varies with the parameters.
     """

@@ -7,8 +7,8 @@ import json
 import pytest
 import sympy
 
-from accountant.bound_result import BOUNDS, BoundResult
-from mechanisms.parameters import exact_sign
+from dpcert.accountant.bound_result import BOUNDS, BoundResult
+from dpcert.mechanisms.parameters import exact_sign
 
 R = sympy.Rational
 THIRD = R(1, 3)  # not a float: every float end is rounded outward

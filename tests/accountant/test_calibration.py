@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from accountant.calibration import (
+from dpcert.accountant.calibration import (
     CALIBRATION_METHODS,
     CALIBRATION_PARAMETERS,
     calibrate_eps0,
@@ -21,9 +21,9 @@ from accountant.calibration import (
     imola_recipe_alpha0,
     imola_recipe_check,
 )
-from accountant.shuffle import exact_truth, imola_theorem_4_4, shuffle_bound
+from dpcert.accountant.shuffle import exact_truth, imola_theorem_4_4, shuffle_bound
 from conftest import run_cli
-from mechanisms.parameters import InvalidParameterError, exact_sign
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign
 
 R = sympy.Rational
 

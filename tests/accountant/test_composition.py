@@ -1,7 +1,7 @@
 """Composition: closed forms, the exact Kairouz-Oh-Viswanath region, and exact PLD composition.
 
 References: KOV's optimal composition is attained by k-fold binary randomized response, whose exact
-(eps, delta) is computed here by dpcert's exact checker (proofs.exact) on the product channel, built by
+(eps, delta) is computed here by dpcert's exact checker (dpcert.proofs.exact) on the product channel, built by
 hand; advanced composition is re-evaluated with mpmath from Dwork, Rothblum, Vadhan's formula.
 """
 
@@ -16,7 +16,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accountant.composition import (
+from dpcert.accountant.composition import (
     COMPOSITION_PARAMETERS,
     PrivacyLedger,
     PrivacyLossDistribution,
@@ -27,11 +27,11 @@ from accountant.composition import (
     optimal_composition,
     optimal_composition_delta,
 )
-from mechanisms import KaryRandomizedResponse
-from mechanisms.neighbours import AllPairs
-from mechanisms.parameters import InvalidParameterError, exact_sign
-from proofs.channel import ExactChannel
-from proofs.exact import max_hockey_stick
+from dpcert.mechanisms import KaryRandomizedResponse
+from dpcert.mechanisms.neighbours import AllPairs
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign
+from dpcert.proofs.channel import ExactChannel
+from dpcert.proofs.exact import max_hockey_stick
 
 R = sympy.Rational
 
@@ -73,7 +73,7 @@ def test_optimal_is_exactly_k_fold_randomized_response(r, k, delta):
     optimal = optimal_composition(eps, k, delta).value
     pld = compose_channels([rr_matrix(r)] * k, delta=delta).value
     assert exact_sign(sympy.sympify(optimal) - pld) == 0
-    # and through proofs.exact on the product channel: delta at the optimal eps is exactly the target
+    # and through dpcert.proofs.exact on the product channel: delta at the optimal eps is exactly the target
     channel = product_channel([rr_matrix(r)] * k)
     assert exact_sign(max_hockey_stick(channel, AllPairs(), optimal).delta - delta) <= 0
 

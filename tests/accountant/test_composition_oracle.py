@@ -19,7 +19,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accountant.composition import (
+from dpcert.accountant.composition import (
     EPS_MAX,
     EPS_MIN,
     OPTIMAL_K_MAX,

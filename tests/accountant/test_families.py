@@ -1,4 +1,4 @@
-"""Tests for accountant.families: the ``dpcert bound`` families and their parameter table.
+"""Tests for dpcert.accountant.families: the ``dpcert bound`` families and their parameter table.
 
 Values are checked against spec §4's table (the "U_unrel" columns, users_unreliable at p_max = 1/2)
 with the tolerance implied by the printed digits, and every family is exercised the way a command
@@ -17,17 +17,17 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accountant.exact_intervals import rigorous_interval
-from accountant.families import (
+from dpcert.accountant.exact_intervals import rigorous_interval
+from dpcert.accountant.families import (
     FAMILIES,
     REQUIRED,
     ParameterSpec,
     fano,
     ldp_mutual_information,
 )
-from accountant.fano import theorem7_user_threshold, users_unreliable
-from accountant.per_user_bounds import theorem13_bound, theorem14_bound
-from mechanisms.parameters import exact_sign
+from dpcert.accountant.fano import theorem7_user_threshold, users_unreliable
+from dpcert.accountant.per_user_bounds import theorem13_bound, theorem14_bound
+from dpcert.mechanisms.parameters import exact_sign
 
 MI_NAMES = ["lemma6", "theorem13", "theorem13-paper", "theorem14", "per-user"]
 FANO_NAMES = ["theorem7", "theorem7-paper", "corollary21-lemma6", "corollary21-theorem13", "corollary21-theorem14",

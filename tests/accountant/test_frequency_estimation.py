@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 import sympy
 
-from accountant.frequency_estimation import norm_1_to_2, theorem_6_5_bound, theorem_6_6_bound, theorem_6_6_steps
+from dpcert.accountant.frequency_estimation import norm_1_to_2, theorem_6_5_bound, theorem_6_6_bound, theorem_6_6_steps
 from conftest import assert_rejects
-from mechanisms.parameters import cancel_exponentials, exact_sign
-from mechanisms.user_level import FreqEstLocal, GeneralizedKRR, kantorovich_rubinstein_norm
+from dpcert.mechanisms.parameters import cancel_exponentials, exact_sign
+from dpcert.mechanisms.user_level import FreqEstLocal, GeneralizedKRR, kantorovich_rubinstein_norm
 
 R = sympy.Rational
 

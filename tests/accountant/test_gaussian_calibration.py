@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from accountant.gaussian_calibration import emd_gaussian_sigma
-from mechanisms.parameters import InvalidParameterError, exact_sign
-from proofs.symbolic.closed_form_deltas import gaussian_delta
+from dpcert.accountant.gaussian_calibration import emd_gaussian_sigma
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign
+from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta
 
 R = sympy.Rational
 CASES = [(R(1, 10), R(1, 10**12), 1), (1, R(1, 10**6), 1), (25, R(1, 10**12), R(1, 3)), (R(1, 2), R(1, 1000), 2)]

@@ -1,4 +1,4 @@
-"""The exact hockey-stick divergence of explicit distributions (accountant.hockey_stick).
+"""The exact hockey-stick divergence of explicit distributions (dpcert.accountant.hockey_stick).
 
 References: 002_1def8c9789d6e1bd.txt, Definition A.1 and its dual form (specs/imola_metric_dp_user_level.md
 section 2.6, T20); Dwork and Roth 2014, Definition 2.4.
@@ -15,8 +15,8 @@ from conftest import assert_rejects, exact_eps, probability_rows
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accountant.hockey_stick import exact_distribution, hockey_stick_divergence, rational_enclosure
-from mechanisms.parameters import exact_sign
+from dpcert.accountant.hockey_stick import exact_distribution, hockey_stick_divergence, rational_enclosure
+from dpcert.mechanisms.parameters import exact_sign
 
 
 @st.composite

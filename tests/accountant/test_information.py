@@ -1,6 +1,6 @@
 """Tests for the information bounds of 000_0c6e7fdc3fd68303.txt.
 
-Modules: accountant.channel_information, sketch_channels, subset_overlap, per_user_bounds, adaptive and
+Modules: dpcert.accountant.channel_information, sketch_channels, subset_overlap, per_user_bounds, adaptive and
 exact_intervals (rigorous_interval).
 
 Every property is checked by exact enumeration (Fractions, exact logs compared with ``exact_sign``)
@@ -23,11 +23,11 @@ from conftest import assert_rejects, finite_channels, probability_rows
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from accountant import subset_overlap
-from accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
-from accountant.channel_information import LOG2E, lemma6_bound, mutual_information, posterior_prior_ratios
-from accountant.exact_intervals import certified_sign
-from accountant.per_user_bounds import (
+from dpcert.accountant import subset_overlap
+from dpcert.accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
+from dpcert.accountant.channel_information import LOG2E, lemma6_bound, mutual_information, posterior_prior_ratios
+from dpcert.accountant.exact_intervals import certified_sign
+from dpcert.accountant.per_user_bounds import (
     per_user_mi_bound,
     theorem10_bound,
     theorem13_bound,
@@ -35,9 +35,9 @@ from accountant.per_user_bounds import (
     theorem14_main_term,
     theorem14_main_term_bound,
 )
-from accountant.sketch_channels import cluster_channel, lemma9_rhs, lemma25_rhs, records, sketch_information
-from accountant.subset_overlap import EXACT_W_MAX, binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
-from proofs.channel import ExactChannel
+from dpcert.accountant.sketch_channels import cluster_channel, lemma9_rhs, lemma25_rhs, records, sketch_information
+from dpcert.accountant.subset_overlap import EXACT_W_MAX, binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
+from dpcert.proofs.channel import ExactChannel
 
 SMALL_SIZES = [(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (5, 2), (6, 3)]
 

@@ -1,4 +1,4 @@
-"""The clone lemmas of the metric-DP shuffle theorem (accountant.metric_shuffle_lemmas), checked exactly.
+"""The clone lemmas of the metric-DP shuffle theorem (dpcert.accountant.metric_shuffle_lemmas), checked exactly.
 
 References: 002_1def8c9789d6e1bd.txt, Lemmas B.1, B.3 and Appendix B.3-B.4; Feldman, McMillan, Talwar
 (FOCS 2021), Lemma A.1 and Theorem 3.1; specs/imola_metric_dp_user_level.md, sections 3.2, 4 and 5 (item 2),
@@ -16,8 +16,8 @@ import pytest
 import sympy
 from conftest import assert_rejects
 
-from accountant.hockey_stick import hockey_stick_divergence
-from accountant.metric_shuffle_lemmas import (
+from dpcert.accountant.hockey_stick import hockey_stick_divergence
+from dpcert.accountant.metric_shuffle_lemmas import (
     clone_pair_divergence,
     lemma_b1,
     lemma_b1_alpha_expression,
@@ -28,11 +28,11 @@ from accountant.metric_shuffle_lemmas import (
     lemma_b3_epsilon_expression,
     shuffled_histogram_law,
 )
-from accountant.shuffle_closed_forms import fmt21_closed_expression
-from accountant.shuffle_exact import shuffled_krr_laws
-from accountant.shuffle_numeric import clone_delta
-from accountant.symbolic_facts import nonnegative_everywhere
-from mechanisms.parameters import exact_sign
+from dpcert.accountant.shuffle_closed_forms import fmt21_closed_expression
+from dpcert.accountant.shuffle_exact import shuffled_krr_laws
+from dpcert.accountant.shuffle_numeric import clone_delta
+from dpcert.accountant.symbolic_facts import nonnegative_everywhere
+from dpcert.mechanisms.parameters import exact_sign
 
 R = sympy.Rational
 
@@ -71,7 +71,7 @@ def test_clone_pair_divergence_irrational_threshold():
 
 
 def test_clone_pair_dominates_the_fmt_mixture_pair():
-    """Cross-check with accountant.shuffle_numeric: FMT's pair mixes Lemma B.3's pair with weight e^eps0/(e^eps0+1),
+    """Cross-check with dpcert.accountant.shuffle_numeric: FMT's pair mixes Lemma B.3's pair with weight e^eps0/(e^eps0+1),
     so by joint convexity its (rigorously enclosed) divergence is at most the exact clone-pair divergence."""
     eps0, n = sympy.log(2), 300
     for eps in (R(1, 10), R(1, 4)):
@@ -149,7 +149,7 @@ def test_lemma_b1_condition_is_checked():
 
 @pytest.mark.parametrize("eps0, k, n", [(sympy.log(2), 3, 30), (sympy.log(3), 2, 40)])
 def test_shuffled_histogram_law_matches_the_krr_enclosures(eps0, k, n):
-    """The exact histogram law agrees with accountant.shuffle_exact's independently built k-RR enclosures."""
+    """The exact histogram law agrees with dpcert.accountant.shuffle_exact's independently built k-RR enclosures."""
     t = sympy.exp(eps0)
     keep, lie = Fraction(int(t), int(t) + k - 1), Fraction(1, int(t) + k - 1)
     rows = [[keep if y == x else lie for y in range(k)] for x in range(k)]

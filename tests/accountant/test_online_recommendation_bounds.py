@@ -14,7 +14,7 @@ import pytest
 import sympy
 from conftest import assert_rejects
 
-from accountant.online_recommendation_bounds import (
+from dpcert.accountant.online_recommendation_bounds import (
     KL_CONSTANT,
     check_privacy_lemmas,
     eps_bounds_gap,
@@ -40,8 +40,8 @@ from accountant.online_recommendation_bounds import (
     uniform_round_loss,
     uniform_rounds_order_witness,
 )
-from mechanisms.online_recommendation import PREC, Instance, PRECSim, planted_pair, privacy_loss_trace
-from mechanisms.parameters import exact_sign
+from dpcert.mechanisms.online_recommendation import PREC, Instance, PRECSim, planted_pair, privacy_loss_trace
+from dpcert.mechanisms.parameters import exact_sign
 
 ln = math.log
 

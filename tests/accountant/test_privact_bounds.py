@@ -12,7 +12,7 @@ import pytest
 import scipy.integrate
 import sympy
 
-from accountant.privact_bounds import (
+from dpcert.accountant.privact_bounds import (
     TABLE2,
     boltzmann_loss_check,
     expected_abs_shifted_difference,
@@ -35,7 +35,7 @@ from accountant.privact_bounds import (
     theorem6_relative_bound,
     theorem6_vacuity_table,
 )
-from mechanisms.privact import (
+from dpcert.mechanisms.privact import (
     TABLE1,
     all_trees,
     bins_for,

@@ -13,7 +13,7 @@ import mpmath
 import pytest
 import sympy
 
-from accountant.shuffle import (
+from dpcert.accountant.shuffle import (
     SHUFFLE_METHODS,
     SHUFFLE_PARAMETERS,
     efmrtt19,
@@ -28,7 +28,7 @@ from accountant.shuffle import (
     shuffle_bound,
     shuffle_family,
 )
-from mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 R = sympy.Rational
 DELTA = R(1, 10**6)

@@ -2,7 +2,7 @@
 
 References: exact rational arithmetic (eps0 = log(r), so e^eps0 = r is rational) over the law of the
 shuffled count, built here by brute force (enumerating every output sequence, or by convolving exact
-binomials); dpcert's exact checker (proofs.exact) on the shuffled mechanism as a channel matrix; and the
+binomials); dpcert's exact checker (dpcert.proofs.exact) on the shuffled mechanism as a channel matrix; and the
 brute-force oracle over all datasets (tests/oracles/shuffle.py, fuzzed in test_shuffle_oracle.py).
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import sympy
 
-from accountant.shuffle import (
+from dpcert.accountant.shuffle import (
     MAX_EXACT_KRR_N,
     exact_shuffled_krr,
     exact_shuffled_krr_worst,
@@ -26,7 +26,7 @@ from accountant.shuffle import (
     exact_shuffled_rr_delta,
     exact_truth,
 )
-from accountant.shuffle_exact import (
+from dpcert.accountant.shuffle_exact import (
     MAX_EXACT_KRR_WORK,
     binomial_pmf_enclosure,
     hockey_stick_epsilon,
@@ -34,12 +34,12 @@ from accountant.shuffle_exact import (
     largest_krr_worst_case_n,
     shuffled_krr_laws,
 )
-from accountant.shuffle_intervals import enclose
-from mechanisms.neighbours import AllPairs
-from mechanisms.parameters import InvalidParameterError, exact_sign
+from dpcert.accountant.shuffle_intervals import enclose
+from dpcert.mechanisms.neighbours import AllPairs
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign
 from oracles.shuffle import shuffled_krr_epsilon
-from proofs.channel import ExactChannel
-from proofs.exact import max_hockey_stick
+from dpcert.proofs.channel import ExactChannel
+from dpcert.proofs.exact import max_hockey_stick
 
 R = sympy.Rational
 
@@ -79,7 +79,7 @@ def test_binary_rr_worst_case_matches_exact_rationals(r, n, delta):
 
 
 def test_binary_rr_delta_matches_proofs_exact_on_the_channel():
-    """delta(eps) of the shuffled count, worst case over the others' bits, against proofs.exact."""
+    """delta(eps) of the shuffled count, worst case over the others' bits, against dpcert.proofs.exact."""
     n, eps0, eps = 5, sympy.log(3), sympy.log(2)
     p, q = R(3, 4), R(1, 4)
     rows = []

@@ -16,8 +16,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accountant.shuffle import clone_delta, clone_epsilon, fmt21_closed, fmt21_numeric, fmt23_closed, fmt23_numeric
-from accountant.shuffle_numeric import _tail_sum
+from dpcert.accountant.shuffle import clone_delta, clone_epsilon, fmt21_closed, fmt21_numeric, fmt23_closed, fmt23_numeric
+from dpcert.accountant.shuffle_numeric import _tail_sum
 
 R = sympy.Rational
 
@@ -116,8 +116,8 @@ def test_stronger_clones_need_randomized_response_or_opt_in():
 
 def test_stronger_clone_condition_holds_for_randomized_response_only():
     """The decomposition behind FMT 2023 (p = 1/(e^eps0 + 1)) exists for k-RR but not for every randomizer."""
-    from accountant.shuffle_numeric import stronger_clones_condition
-    from mechanisms import KaryRandomizedResponse
+    from dpcert.accountant.shuffle_numeric import stronger_clones_condition
+    from dpcert.mechanisms import KaryRandomizedResponse
 
     for k in (2, 3, 5):
         for eps0 in (R(1, 3), sympy.log(4), 2):

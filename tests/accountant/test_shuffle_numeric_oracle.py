@@ -29,15 +29,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from accountant.shuffle_blanket import blanket_bennett, blanket_hoeffding
-from accountant.shuffle_closed_forms import (
+from dpcert.accountant.shuffle_blanket import blanket_bennett, blanket_hoeffding
+from dpcert.accountant.shuffle_closed_forms import (
     efmrtt19,
     fmt21_closed,
     fmt23_closed,
     imola_theorem_4_3,
     imola_theorem_4_3_at_delta,
 )
-from accountant.shuffle_numeric import clone_delta, fmt21_numeric, fmt23_numeric
+from dpcert.accountant.shuffle_numeric import clone_delta, fmt21_numeric, fmt23_numeric
 from oracles import shuffle_numeric as oracle
 
 SLACK = mpmath.mpf(10) ** -18

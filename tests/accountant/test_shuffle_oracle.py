@@ -14,9 +14,9 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accountant.calibration import CALIBRATION_METHODS, calibrate_eps0
-from accountant.shuffle import SHUFFLE_METHODS, exact_truth, shuffle_family
-from mechanisms.parameters import exact_sign
+from dpcert.accountant.calibration import CALIBRATION_METHODS, calibrate_eps0
+from dpcert.accountant.shuffle import SHUFFLE_METHODS, exact_truth, shuffle_family
+from dpcert.mechanisms.parameters import exact_sign
 from oracles.shuffle import least_s, rational_at_least_exp, shuffled_krr_epsilon, shuffled_krr_law
 
 SIZES = [(2, 2), (2, 3), (2, 4), (2, 5), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3), (3, 5), (4, 4)]

@@ -15,7 +15,7 @@ import sympy
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from accountant.shuffle import shuffle_bound, shuffle_family
+from dpcert.accountant.shuffle import shuffle_bound, shuffle_family
 
 R = sympy.Rational
 

@@ -14,8 +14,8 @@ from itertools import product
 import pytest
 import sympy
 
-from accountant.shuffle_blanket import blanket_bennett, blanket_delta, blanket_hoeffding
-from accountant.shuffle_closed_forms import (
+from dpcert.accountant.shuffle_blanket import blanket_bennett, blanket_delta, blanket_hoeffding
+from dpcert.accountant.shuffle_closed_forms import (
     efmrtt19,
     fmt21_closed,
     fmt23_closed,
@@ -23,9 +23,9 @@ from accountant.shuffle_closed_forms import (
     imola_theorem_4_3_at_delta,
     imola_theorem_4_4,
 )
-from accountant.shuffle_common import validate_shuffle_inputs
-from accountant.shuffle_numeric import clone_delta, clone_sum_limit, fmt21_numeric, fmt23_numeric
-from mechanisms.parameters import InvalidParameterError
+from dpcert.accountant.shuffle_common import validate_shuffle_inputs
+from dpcert.accountant.shuffle_numeric import clone_delta, clone_sum_limit, fmt21_numeric, fmt23_numeric
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 OUTSIDE = [
     pytest.param(lambda: validate_shuffle_inputs("1e-13", 100, "1e-6"), "eps0", "[10^-12, 700]", id="eps0-tiny"),

@@ -1,4 +1,4 @@
-"""Three-valued sign decisions for every parameter value (accountant.symbolic_facts).
+"""Three-valued sign decisions for every parameter value (dpcert.accountant.symbolic_facts).
 
 These decide the proof facts of 002_1def8c9789d6e1bd.txt (Appendix C.1's Bernstein constants, Appendix B.3's
 concavity; specs/imola_metric_dp_user_level.md section 5), so each verdict -- proved, refuted, undecided --
@@ -11,7 +11,7 @@ import pytest
 import sympy
 from conftest import assert_rejects
 
-from accountant.symbolic_facts import fact_from_cases, nonnegative_everywhere, square_certificate
+from dpcert.accountant.symbolic_facts import fact_from_cases, nonnegative_everywhere, square_certificate
 
 x = sympy.Symbol("x", real=True)
 u, w = sympy.symbols("u w", nonnegative=True)

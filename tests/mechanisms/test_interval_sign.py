@@ -13,9 +13,9 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mechanisms.interval_sign import interval_sign
-from mechanisms.parameters import exact_sign
-from proofs.rounding import float_lower, float_upper
+from dpcert.mechanisms.interval_sign import interval_sign
+from dpcert.mechanisms.parameters import exact_sign
+from dpcert.proofs.rounding import float_lower, float_upper
 
 R = sympy.Rational
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 import sympy
 
-import mechanisms
-from mechanisms import (
+from dpcert import mechanisms
+from dpcert.mechanisms import (
     CATALOG,
     AllPairs,
     Edges,
@@ -31,7 +31,7 @@ from mechanisms import (
     UnaryEncoding,
     make_mechanism,
 )
-from mechanisms.recommenders import (
+from dpcert.mechanisms.recommenders import (
     MaxSenseSketch,
     MembershipQuery,
     MultiMaxSenseSketch,
@@ -39,7 +39,7 @@ from mechanisms.recommenders import (
     RatedPairSketch,
     RatedPairSketchPublicItems,
 )
-from mechanisms.user_level import (
+from dpcert.mechanisms.user_level import (
     BoundedEMDReduction,
     ClusteredMetric,
     FreqEstLocal,
@@ -52,9 +52,9 @@ from mechanisms.user_level import (
     kantorovich_rubinstein_norm,
     matching_distance,
 )
-from proofs.channel import ExactChannel
-from proofs.exact import check_finite, hockey_stick_delta, tightest_epsilon
-from proofs.guarantees import ApproxDP, MetricDP, PureDP
+from dpcert.proofs.channel import ExactChannel
+from dpcert.proofs.exact import check_finite, hockey_stick_delta, tightest_epsilon
+from dpcert.proofs.guarantees import ApproxDP, MetricDP, PureDP
 
 NAN, INF = float("nan"), float("inf")
 GOOD_UTILITIES = [[0, 1], [1, 1]]

@@ -17,7 +17,7 @@ import scipy.stats
 import sympy
 
 from conftest import as_fraction
-from mechanisms import (
+from dpcert.mechanisms import (
     CATALOG,
     ContinuousMechanism,
     FiniteMechanism,
@@ -32,8 +32,8 @@ from mechanisms import (
     UnaryEncoding,
     make_mechanism,
 )
-from mechanisms.recommenders import MembershipQuery
-from mechanisms.user_level import GeneralizedKRR
+from dpcert.mechanisms.recommenders import MembershipQuery
+from dpcert.mechanisms.user_level import GeneralizedKRR
 
 R = sympy.Rational
 

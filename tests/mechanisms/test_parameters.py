@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import exact_eps
-from mechanisms.parameters import (
+from dpcert.mechanisms.parameters import (
     InvalidParameterError,
     UndecidedSignError,
     cancel_exponentials,
@@ -281,7 +281,7 @@ def test_cancel_exponentials_leaves_unrelated_exponents_alone():
 
 def test_exact_max_decides_near_ties_and_values_beyond_floats():
     # 1 + 10^-30 beats 1 only exactly (equal as floats); e^1000 + 1 beats e^1000 where both floats are inf.
-    from mechanisms.exact_arithmetic import exact_max
+    from dpcert.mechanisms.exact_arithmetic import exact_max
 
     assert exact_max([sympy.Integer(1), 1 + R(1, 10**30), R(1, 2)]) == 1 + R(1, 10**30)
     assert exact_max([sympy.exp(1000), sympy.exp(1000) + 1, sympy.Integer(3)]) == sympy.exp(1000) + 1
@@ -300,7 +300,7 @@ def test_float_input_is_read_as_its_shortest_decimal():
 def test_exact_max_keeps_a_value_a_plain_evaluation_gets_wrong():
     # e^1000 (1 + e^-1000) - e^1000 is exactly 1; a plain 20-digit evalf returns about 1.6e296 (the
     # cancellation needs 434 more digits), a certified one raises, so the value is compared exactly.
-    from mechanisms.exact_arithmetic import certified_float, exact_max
+    from dpcert.mechanisms.exact_arithmetic import certified_float, exact_max
 
     one = sympy.exp(1000) * (1 + sympy.exp(-1000)) - sympy.exp(1000)
     assert abs(float(one.evalf(20))) > 1e200  # the plain evaluation this guards against
@@ -321,7 +321,7 @@ def test_sympy_floats_are_read_as_the_decimal_they_print():
 def test_certified_float_is_right_where_a_plain_evaluation_is_not():
     # log((1 - e^-eps) / (1 + e^-eps)) at eps = 10^-300 is log(eps / 2) = -691.4687 to 16 digits
     # (Taylor: (1 - e^-eps)/(1 + e^-eps) = tanh(eps/2)); sympy's plain evalf(30) gives -352.8.
-    from mechanisms.exact_arithmetic import certified_float
+    from dpcert.mechanisms.exact_arithmetic import certified_float
 
     eps = R(1, 10**300)
     a = sympy.exp(-eps)
@@ -337,7 +337,7 @@ def test_certified_float_is_right_where_a_plain_evaluation_is_not():
     ("1" + "0" * 3999, "eps must be in"),                         # a 4000-digit number: one short line
 ])
 def test_long_values_give_one_short_line(text, fragment):
-    from mechanisms.parameters import require_eps
+    from dpcert.mechanisms.parameters import require_eps
 
     with pytest.raises(InvalidParameterError) as error:
         require_eps("eps", text)

@@ -1,4 +1,4 @@
-"""Tests of the zoo (mechanisms.zoo): shapes, validation, and the audit verdicts the docstrings state.
+"""Tests of the zoo (dpcert.mechanisms.zoo): shapes, validation, and the audit verdicts the docstrings state.
 
 Audits of private mechanisms run at confidence 1 - 1e-6: a false "violation" has probability <= 1e-6
 per audit. Outcomes are deterministic under the fixed seeds.
@@ -11,9 +11,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from mechanisms.parameters import InvalidParameterError
-from mechanisms.zoo import ZOO
-from proofs.audit import audit
+from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.zoo import ZOO
+from dpcert.proofs.audit import audit
 
 STRICT = 1 - 1e-6
 

@@ -248,8 +248,8 @@ def hockey_stick_delta(channel: Channel, pairs: Iterable[tuple[Hashable, Hashabl
 
 def table_mechanism(rows: Sequence[Sequence[Fraction]], relation=None):
     """A dpcert FiniteMechanism whose pmf is the table (row x is P(. | x)); all pairs are neighbours by default."""
-    from mechanisms.base import FiniteMechanism
-    from mechanisms.neighbours import AllPairs
+    from dpcert.mechanisms.base import FiniteMechanism
+    from dpcert.mechanisms.neighbours import AllPairs
 
     @dataclass(frozen=True)
     class Table(FiniteMechanism):
@@ -299,8 +299,8 @@ def _witness_breaks(channel: Channel, certificate, eps: mpmath.mpf, delta: mpmat
 
 def compare_pure(mechanism, channel: Channel, pairs: Pairs, eps: object) -> mpmath.mpf:
     """dpcert's check of eps-DP against the oracle; returns claimed - truth (negative when refuted)."""
-    from proofs.claim import check
-    from proofs.guarantees import PureDP
+    from dpcert.proofs.claim import check
+    from dpcert.proofs.guarantees import PureDP
 
     truth, claimed = pure_epsilon(channel, pairs), number(eps)
     certificate = check(mechanism, PureDP(eps))
@@ -312,8 +312,8 @@ def compare_pure(mechanism, channel: Channel, pairs: Pairs, eps: object) -> mpma
 
 def compare_approx(mechanism, channel: Channel, pairs: Pairs, eps: object, delta: object) -> mpmath.mpf:
     """dpcert's check of (eps, delta)-DP against the oracle; returns claimed delta - true delta(eps)."""
-    from proofs.claim import check
-    from proofs.guarantees import ApproxDP
+    from dpcert.proofs.claim import check
+    from dpcert.proofs.guarantees import ApproxDP
 
     truth, claimed = hockey_stick_delta(channel, pairs, eps), number(delta)
     certificate = check(mechanism, ApproxDP(eps, delta))
@@ -328,8 +328,8 @@ def compare_approx(mechanism, channel: Channel, pairs: Pairs, eps: object, delta
 def compare_metric(mechanism, channel: Channel, distance: Callable[[Hashable, Hashable], object], eps: object,
                    *, relation=None) -> mpmath.mpf:
     """dpcert's check of eps-metric-DP against the oracle; returns claimed - truth."""
-    from proofs.claim import check
-    from proofs.guarantees import MetricDP
+    from dpcert.proofs.claim import check
+    from dpcert.proofs.guarantees import MetricDP
 
     truth, claimed = metric_epsilon(channel, all_pairs(channel), distance), number(eps)
     certificate = check(mechanism, MetricDP(eps), relation=relation)
@@ -342,7 +342,7 @@ def compare_metric(mechanism, channel: Channel, distance: Callable[[Hashable, Ha
 def compare_tightest(mechanism, channel: Channel, pairs: Pairs,
                      distance: Callable[[Hashable, Hashable], object] | None = None, *, relation=None) -> mpmath.mpf:
     """dpcert's tightest eps against the oracle's; returns their difference (0 up to 10^-4500 relative)."""
-    from proofs.exact import tightest_epsilon
+    from dpcert.proofs.exact import tightest_epsilon
 
     truth = metric_epsilon(channel, pairs, distance or (lambda a, b: 1))
     certificate = tightest_epsilon(mechanism, relation=relation)

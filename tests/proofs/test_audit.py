@@ -1,4 +1,4 @@
-"""Tests of the statistical audit (proofs.audit).
+"""Tests of the statistical audit (dpcert.proofs.audit).
 
 False-failure probabilities: every "no false violation" test runs the audit at confidence 1 - 1e-6, so
 each single audit of a truly private mechanism reports a violation with probability <= 1e-6 (the
@@ -14,10 +14,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from mechanisms.catalog import make_mechanism
-from mechanisms.parameters import InvalidParameterError
-from mechanisms.zoo import ZOO
-from proofs.audit import AuditResult, audit, cp_lower, cp_upper, eps_lower_bound
+from dpcert.mechanisms.catalog import make_mechanism
+from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.zoo import ZOO
+from dpcert.proofs.audit import AuditResult, audit, cp_lower, cp_upper, eps_lower_bound
 
 STRICT = 1 - 1e-6
 
@@ -189,7 +189,7 @@ def test_bad_input(target, kwargs, match):
 def _run_cli(*args):
     import click
 
-    from proofs.cli.audit import audit_command
+    from dpcert.proofs.cli.audit import audit_command
 
     group = click.Group(commands={"audit": audit_command})
     from click.testing import CliRunner

@@ -22,9 +22,9 @@ import numpy as np
 import pytest
 from scipy.stats import beta
 
-from mechanisms.parameters import InvalidParameterError
-from proofs.audit import bounds
-from proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
+from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.proofs.audit import bounds
+from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
 
 SMALL_N = (1, 2, 3, 4, 5, 7, 10, 16, 25, 40, 59, 60)
 CLOSE = 1e-9

@@ -7,9 +7,9 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from mechanisms import KaryRandomizedResponse  # noqa: E402
-from mechanisms.zoo import ZOO  # noqa: E402
-from proofs.audit import audit  # noqa: E402
+from dpcert.mechanisms import KaryRandomizedResponse  # noqa: E402
+from dpcert.mechanisms.zoo import ZOO  # noqa: E402
+from dpcert.proofs.audit import audit  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import as_fraction, finite_channels, near_tie_channels
-from mechanisms import Geometric, InvalidParameterError, KaryRandomizedResponse, UnaryEncoding
-from proofs.channel import ExactChannel, exact_compare, float_log
+from dpcert.mechanisms import Geometric, InvalidParameterError, KaryRandomizedResponse, UnaryEncoding
+from dpcert.proofs.channel import ExactChannel, exact_compare, float_log
 
 R = sympy.Rational
 

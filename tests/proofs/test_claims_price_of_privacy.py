@@ -9,7 +9,7 @@ import math
 import mpmath
 import pytest
 
-from proofs.claims.price_of_privacy import _tilted_supremum
+from dpcert.proofs.claims.price_of_privacy import _tilted_supremum
 
 
 def _grid_supremum(g: list[float], delta: float, steps: int = 300) -> float:

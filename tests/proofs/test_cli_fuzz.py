@@ -32,9 +32,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accountant.catalog import BOUND_FAMILIES, CALIBRATIONS
-from mechanisms.catalog import CATALOG
-from mechanisms.zoo import ZOO
+from dpcert.accountant.catalog import BOUND_FAMILIES, CALIBRATIONS
+from dpcert.mechanisms.catalog import CATALOG
+from dpcert.mechanisms.zoo import ZOO
 
 TIME_LIMIT_SECONDS = 60
 """A run that takes longer is a hang (the slowest legitimate fuzzed run takes a few seconds)."""
@@ -210,7 +210,7 @@ def _time_limit(seconds: int) -> Iterator[None]:
 
 def run(argv: list[str]) -> tuple[int, str, str]:
     """The ``dpcert`` entry point in-process: (exit code, stdout, stderr); a hang raises AssertionError."""
-    from proofs.cli import main
+    from dpcert.proofs.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     code: object = 0

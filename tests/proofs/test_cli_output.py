@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import sympy
 
-from proofs.cli import main
-from proofs.cli.output import strict_json
+from dpcert.proofs.cli import main
+from dpcert.proofs.cli.output import strict_json
 
 
 def _strict(text: str) -> object:

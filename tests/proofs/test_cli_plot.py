@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from accountant.shuffle import MAX_EXACT_RR_N, SHUFFLE_METHODS, shuffle_family
-from accountant.shuffle_plot import log_n_grid, shuffle_curves
-from mechanisms.parameters import InvalidParameterError
+from dpcert.accountant.shuffle import MAX_EXACT_RR_N, SHUFFLE_METHODS, shuffle_family
+from dpcert.accountant.shuffle_plot import log_n_grid, shuffle_curves
+from dpcert.mechanisms.parameters import InvalidParameterError
 from conftest import run_cli
-from proofs.cli import main
+from dpcert.proofs.cli import main
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from proofs.cli import main
+from dpcert.proofs.cli import main
 
 
 def run(capsys, *argv):

@@ -31,7 +31,7 @@ from conftest import (
     near_tie_channels,
     probability_rows,
 )
-from mechanisms import (
+from dpcert.mechanisms import (
     Adjacency,
     AllPairs,
     Edges,
@@ -44,10 +44,10 @@ from mechanisms import (
     RandomizedResponse,
     UnaryEncoding,
 )
-from proofs.certificate import Verdict
-from proofs.channel import ExactChannel
-from proofs.exact import check_finite, hockey_stick_delta, max_hockey_stick, max_log_ratio, tightest_epsilon
-from proofs.guarantees import ApproxDP, MetricDP, PureDP
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.channel import ExactChannel
+from dpcert.proofs.exact import check_finite, hockey_stick_delta, max_hockey_stick, max_log_ratio, tightest_epsilon
+from dpcert.proofs.guarantees import ApproxDP, MetricDP, PureDP
 
 R = sympy.Rational
 F = Fraction

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import distance_matrices, edge_relations, finite_channels
-from mechanisms import Edges, Metric, make_mechanism
+from dpcert.mechanisms import Edges, Metric, make_mechanism
 from oracles import channels as oracle
 
 R = sympy.Rational
@@ -148,11 +148,11 @@ def test_metric_claims_match_the_oracle(case, factor):
 def test_power_a_checker_that_allows_twice_the_eps_is_caught(monkeypatch):
     # power check: a checker that proves eps-DP whenever 2 eps-DP holds disagrees with the oracle on
     # 3-RR at eps = 1 claimed at 3/4 (the truth is 1: refuted, not proved)
-    import proofs.claim
-    from proofs.guarantees import PureDP
+    from dpcert.proofs import claim as claim_module
+    from dpcert.proofs.guarantees import PureDP
 
-    honest = proofs.claim.check
-    monkeypatch.setattr(proofs.claim, "check", lambda mechanism, claim, **kw: honest(mechanism, PureDP(2 * claim.eps), **kw))
+    honest = claim_module.check
+    monkeypatch.setattr(claim_module, "check", lambda mechanism, claim, **kw: honest(mechanism, PureDP(2 * claim.eps), **kw))
     mechanism = make_mechanism("k-rr", {"k": 3, "eps": 1})
     channel = oracle.randomized_response("1", 3)
     with pytest.raises(AssertionError, match="oracle says refuted"):

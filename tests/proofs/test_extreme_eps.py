@@ -13,10 +13,10 @@ import pytest
 import sympy
 
 from conftest import run_cli
-from mechanisms import make_mechanism
-from proofs.certificate import Verdict
-from proofs.claim import check
-from proofs.guarantees import ApproxDP, PureDP
+from dpcert.mechanisms import make_mechanism
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import check
+from dpcert.proofs.guarantees import ApproxDP, PureDP
 
 R = sympy.Rational
 

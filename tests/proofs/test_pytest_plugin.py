@@ -1,4 +1,4 @@
-"""Tests for the dpcert pytest plugin (proofs.pytest_plugin), run through pytest's own ``pytester``.
+"""Tests for the dpcert pytest plugin (dpcert.proofs.pytest_plugin), run through pytest's own ``pytester``.
 
 False-failure probability of the statistical tests here: every assert_dp call on a correct mechanism
 uses the defaults (3 votes at 1 - 1e-6), so fails falsely with probability <= 3e-12 (tested below).
@@ -12,11 +12,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import proofs.audit
-from mechanisms.neighbours import Metric
-from mechanisms.parameters import InvalidParameterError
-from mechanisms.zoo import Histogram, HistogramWrongScale
-from proofs.pytest_plugin import (
+from dpcert.proofs import audit as audit_module
+from dpcert.mechanisms.neighbours import Metric
+from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.zoo import Histogram, HistogramWrongScale
+from dpcert.proofs.pytest_plugin import (
     DPAssertionError,
     assert_dp,
     assert_metric_dp,
@@ -25,9 +25,9 @@ from proofs.pytest_plugin import (
 
 GENERATED = '''
 from hypothesis import given, settings
-from mechanisms.zoo import Histogram, HistogramWrongScale
-from proofs.pytest_plugin import assert_dp
-from proofs.strategies import histogram_pairs
+from dpcert.mechanisms.zoo import Histogram, HistogramWrongScale
+from dpcert.proofs.pytest_plugin import assert_dp
+from dpcert.proofs.strategies import histogram_pairs
 
 def test_correct_histogram(dp_assert):
     dp_assert.dp(Histogram(eps="1/2"), "1/2")
@@ -55,7 +55,7 @@ def test_generated_file_passes_on_correct_and_fails_on_wrong_scale_with_the_witn
 
 SAMPLE_COUNTER = '''
 import numpy as np
-from proofs.pytest_plugin import assert_dp
+from dpcert.proofs.pytest_plugin import assert_dp
 
 SIZES = []
 
@@ -77,7 +77,7 @@ def test_dpcert_samples_option_sets_the_default_budget(pytester):
 
 
 SEEDS = '''
-from proofs.pytest_plugin import assert_dp
+from dpcert.proofs.pytest_plugin import assert_dp
 
 def sampler(x, size, rng):
     return x + rng.laplace(0.0, 2.0, size)
@@ -122,7 +122,7 @@ def test_false_failure_bound_default_value():
 
 
 class _Verdicts:
-    """Replaces proofs.audit.audit: returns "violation" for the calls whose index is listed."""
+    """Replaces dpcert.proofs.audit.audit: returns "violation" for the calls whose index is listed."""
 
     def __init__(self, violating: set[int], real):
         self.violating, self.real, self.calls = violating, real, 0
@@ -138,8 +138,8 @@ class _Verdicts:
     (3, {0}, False), (3, {0, 2}, True), (1, {0}, True), (4, {1, 3}, False), (4, {0, 1, 3}, True),
 ])
 def test_assertion_fails_only_on_a_strict_majority(monkeypatch, votes, violating, fails):
-    fake = _Verdicts(violating, proofs.audit.audit)
-    monkeypatch.setattr(proofs.audit, "audit", fake)
+    fake = _Verdicts(violating, audit_module.audit)
+    monkeypatch.setattr(audit_module, "audit", fake)
     call = lambda: assert_dp(Histogram(eps=1), 1, samples=200, votes=votes, seed=3)
     if fails:
         with pytest.raises(DPAssertionError, match=f"{len(violating)} of {votes} independent audits"):

@@ -7,10 +7,10 @@ from __future__ import annotations
 import mpmath
 import pytest
 
-from mechanisms.base import FiniteMechanism
-from proofs.certificate import Verdict
-from proofs.guarantees import ApproxDP, MetricDP, PureDP
-from proofs.registry import CLAIMS, claims
+from dpcert.mechanisms.base import FiniteMechanism
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.guarantees import ApproxDP, MetricDP, PureDP
+from dpcert.proofs.registry import CLAIMS, claims
 
 _OUTCOMES = {}
 

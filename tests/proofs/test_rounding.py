@@ -19,9 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import exact_eps
-from mechanisms import KaryRandomizedResponse, UnaryEncoding
-from proofs.exact import tightest_epsilon
-from proofs.rounding import decimal_string, float_lower, float_upper
+from dpcert.mechanisms import KaryRandomizedResponse, UnaryEncoding
+from dpcert.proofs.exact import tightest_epsilon
+from dpcert.proofs.rounding import decimal_string, float_lower, float_upper
 
 R = sympy.Rational
 MAX = sys.float_info.max

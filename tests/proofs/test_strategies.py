@@ -1,4 +1,4 @@
-"""Tests for proofs.strategies: every drawn pair satisfies its relation; ldp_channels are eps-DP exactly."""
+"""Tests for dpcert.proofs.strategies: every drawn pair satisfies its relation; ldp_channels are eps-DP exactly."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import sympy
 from hypothesis import find, given
 from hypothesis import strategies as st
 
-from mechanisms.neighbours import AllPairs
-from mechanisms.parameters import InvalidParameterError
-from proofs.channel import ExactChannel, exact_compare
-from proofs.exact import max_log_ratio
-from proofs.strategies import (
+from dpcert.mechanisms.neighbours import AllPairs
+from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.proofs.channel import ExactChannel, exact_compare
+from dpcert.proofs.exact import max_log_ratio
+from dpcert.proofs.strategies import (
     bit_flip_pairs,
     edge_flip_pairs,
     histogram_pairs,

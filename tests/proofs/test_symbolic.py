@@ -1,4 +1,4 @@
-"""Tests for proofs.symbolic: family claims for every parameter value, closed-form checks of instances."""
+"""Tests for dpcert.proofs.symbolic: family claims for every parameter value, closed-form checks of instances."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mechanisms import (
+from dpcert.mechanisms import (
     CATALOG,
     ContinuousMechanism,
     ExponentialMechanism,
@@ -28,10 +28,10 @@ from mechanisms import (
     WithinDistance,
     exact_sign,
 )
-from proofs.certificate import Verdict
-from proofs.exact import hockey_stick_delta, tightest_epsilon
-from proofs.guarantees import ApproxDP, MetricDP, PureDP
-from proofs.symbolic import FAMILIES, FamilyResult, check_family, check_symbolic, gaussian_delta, laplace_delta
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.exact import hockey_stick_delta, tightest_epsilon
+from dpcert.proofs.guarantees import ApproxDP, MetricDP, PureDP
+from dpcert.proofs.symbolic import FAMILIES, FamilyResult, check_family, check_symbolic, gaussian_delta, laplace_delta
 
 
 

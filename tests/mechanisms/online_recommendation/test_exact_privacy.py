@@ -1,6 +1,6 @@
 """Exact privacy of p-REC on small instances: spec section 5, T1-T14 and T19, against Theorems 7, 11 and 17.
 
-Every probability is exact; the exact checker (proofs.check) decides eps-DP of the whole recommendation
+Every probability is exact; the exact checker (dpcert.proofs.check) decides eps-DP of the whole recommendation
 sequence over Definition 1's adjacent patterns. Instances are the spec's admissible family (section 1.6):
 P >= 6m planted peers among the common voters, an arbitrary extra voter.
 """
@@ -15,14 +15,14 @@ import numpy as np
 import pytest
 import sympy
 
-from accountant.online_recommendation_bounds import (
+from dpcert.accountant.online_recommendation_bounds import (
     eps_lower_D0R0,
     eps_upper_prec,
     eps_upper_sim,
     leaky_round_bound,
     lemma14_factor,
 )
-from mechanisms.online_recommendation import (
+from dpcert.mechanisms.online_recommendation import (
     PREC,
     Instance,
     PRECParameters,
@@ -38,10 +38,10 @@ from mechanisms.online_recommendation import (
     privacy_loss_trace,
     recommendation_probabilities,
 )
-from proofs.certificate import Verdict
-from proofs.claim import check
-from proofs.exact import tightest_epsilon
-from proofs.guarantees import PureDP
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import check
+from dpcert.proofs.exact import tightest_epsilon
+from dpcert.proofs.guarantees import PureDP
 
 # (m, T, D, R, P, other voters, hostile others, seed): admissible adjacent pairs; the extra voter is the
 # last pool voter. With D = R = 0 the peers agree, so only hostile voters make two objects pass rho.

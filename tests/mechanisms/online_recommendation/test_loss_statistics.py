@@ -15,8 +15,8 @@ import pytest
 import scipy.stats
 import sympy
 
-from accountant.online_recommendation_bounds import greedy_loss_bound, loss_upper_prec, loss_upper_sim
-from mechanisms.online_recommendation import (
+from dpcert.accountant.online_recommendation_bounds import greedy_loss_bound, loss_upper_prec, loss_upper_sim
+from dpcert.mechanisms.online_recommendation import (
     PREC,
     AdaptiveInstance,
     PRECSim,

@@ -1,6 +1,6 @@
 """The model, the instance generators, the parameters and phi of p-REC (spec sections 1, 2.1-2.5, 3), the
 exhaustive per-round checks of Lemmas 12-13, Lemmas 3-5 as properties, and bad input for every public
-function of mechanisms.online_recommendation."""
+function of dpcert.mechanisms.online_recommendation."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from conftest import assert_rejects
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mechanisms.online_recommendation import (
+from dpcert.mechanisms.online_recommendation import (
     PREC,
     AdaptiveInstance,
     Instance,

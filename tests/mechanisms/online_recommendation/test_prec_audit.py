@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from mechanisms.online_recommendation import Instance, PRECSim, PRECTranscript
-from proofs.audit import audit
-from proofs.exact import tightest_epsilon
+from dpcert.mechanisms.online_recommendation import Instance, PRECSim, PRECTranscript
+from dpcert.proofs.audit import audit
+from dpcert.proofs.exact import tightest_epsilon
 
 STRICT = 1 - 1e-6
 INSTANCE = Instance(2, [{0}] * 3, [[0, 0, 0]] * 12 + [[1, 1, 1]] * 5)

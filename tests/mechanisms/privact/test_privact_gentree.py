@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from mechanisms.privact import (
+from dpcert.mechanisms.privact import (
     acceptance_log_probability,
     all_trees,
     dasgupta_quality,

@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from mechanisms.privact import (
+from dpcert.mechanisms.privact import (
     SOCIAL_GRAPHS_ENV,
     TABLE1,
     SocialGraph,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from accountant.privact_bounds import (
+from dpcert.accountant.privact_bounds import (
     boltzmann_loss_check,
     footnote2_check,
     lemma6_statistics,
@@ -17,7 +17,7 @@ from accountant.privact_bounds import (
     theorem6_vacuity_table,
 )
 from conftest import assert_rejects
-from mechanisms.privact import (
+from dpcert.mechanisms.privact import (
     AdjacencyRandomizedResponse,
     ClusterTree,
     NoisyDegreeVector,

@@ -8,7 +8,7 @@ import inspect
 import numpy as np
 import sympy
 
-from mechanisms.privact import (
+from dpcert.mechanisms.privact import (
     PrivactBudget,
     PrivactReports,
     aggregate,

@@ -11,7 +11,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mechanisms.privact import (
+from dpcert.mechanisms.privact import (
     AdjacencyRandomizedResponse,
     NoisyDegreeVector,
     PrivactBudget,
@@ -20,7 +20,7 @@ from mechanisms.privact import (
     planted_partition_graph,
     random_partition,
 )
-from proofs.exact import tightest_epsilon
+from dpcert.proofs.exact import tightest_epsilon
 
 R = sympy.Rational
 

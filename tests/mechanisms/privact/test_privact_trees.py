@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mechanisms.privact import (
+from dpcert.mechanisms.privact import (
     ClusterTree,
     all_trees,
     clique_constant,
@@ -26,7 +26,7 @@ from mechanisms.privact import (
     thetas,
     tree_count,
 )
-from mechanisms.privact.tree import _grow
+from dpcert.mechanisms.privact.tree import _grow
 
 
 @st.composite

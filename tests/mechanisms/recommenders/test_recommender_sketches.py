@@ -20,8 +20,8 @@ from conftest import exact_eps
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mechanisms.parameters import InvalidParameterError
-from mechanisms.recommenders import (
+from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.recommenders import (
     MAX_ENUMERATED_INPUTS,
     PAIR_RULES,
     MaxSenseSketch,
@@ -38,9 +38,9 @@ from mechanisms.recommenders import (
     parse_item_pair,
     parse_membership_set,
 )
-from proofs.certificate import Verdict
-from proofs.guarantees import PureDP
-from proofs.registry import check
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.guarantees import PureDP
+from dpcert.proofs.registry import check
 
 R = sympy.Rational
 

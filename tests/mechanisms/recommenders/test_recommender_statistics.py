@@ -16,7 +16,7 @@ import scipy.optimize
 import scipy.stats
 import sympy
 
-from mechanisms.recommenders import (
+from dpcert.mechanisms.recommenders import (
     BlockModel,
     MaxSenseSketch,
     MembershipQuery,

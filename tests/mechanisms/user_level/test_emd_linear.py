@@ -13,8 +13,8 @@ import pytest
 import scipy.stats
 import sympy
 
-from mechanisms.parameters import exact_sign
-from mechanisms.user_level import ClusteredMetric, PrivEMDLinear, histogram, lipschitz_constant, vector_norm
+from dpcert.mechanisms.parameters import exact_sign
+from dpcert.mechanisms.user_level import ClusteredMetric, PrivEMDLinear, histogram, lipschitz_constant, vector_norm
 
 R = sympy.Rational
 METRIC = ClusteredMetric(2, 2, R(1, 4))

@@ -11,8 +11,8 @@ import pytest
 import scipy.stats
 import sympy
 
-from mechanisms.parameters import cancel_exponentials
-from mechanisms.user_level import FreqEstLocal, GeneralizedKRR
+from dpcert.mechanisms.parameters import cancel_exponentials
+from dpcert.mechanisms.user_level import FreqEstLocal, GeneralizedKRR
 
 R = sympy.Rational
 GKRR = GeneralizedKRR(1, 3, 2, R(1, 5))

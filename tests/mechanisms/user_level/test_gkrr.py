@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import sympy
 
-from mechanisms.parameters import cancel_exponentials
-from mechanisms.user_level import (
+from dpcert.mechanisms.parameters import cancel_exponentials
+from dpcert.mechanisms.user_level import (
     ClusteredMetric,
     GeneralizedKRR,
     clustered_matrix,
@@ -19,7 +19,7 @@ from mechanisms.user_level import (
     gkrr_inverse_coefficients,
     kantorovich_rubinstein_norm,
 )
-from proofs import MetricDP, Verdict, check, tightest_epsilon
+from dpcert.proofs import MetricDP, Verdict, check, tightest_epsilon
 
 R = sympy.Rational
 

@@ -14,11 +14,11 @@ import pytest
 import scipy.stats
 import sympy
 
-from mechanisms import Edges, InvalidParameterError, KaryRandomizedResponse
-from mechanisms.parameters import cancel_exponentials
-from mechanisms.user_level import GeneralizedKRR, PrivEMDItemWise
-from proofs import MetricDP, Verdict, check, tightest_epsilon
-from proofs.channel import ExactChannel
+from dpcert.mechanisms import Edges, InvalidParameterError, KaryRandomizedResponse
+from dpcert.mechanisms.parameters import cancel_exponentials
+from dpcert.mechanisms.user_level import GeneralizedKRR, PrivEMDItemWise
+from dpcert.proofs import MetricDP, Verdict, check, tightest_epsilon
+from dpcert.proofs.channel import ExactChannel
 
 R = sympy.Rational
 GKRR = GeneralizedKRR(1, 2, 2, R(1, 4))
