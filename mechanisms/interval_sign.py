@@ -89,11 +89,17 @@ def _enclose(expr: sympy.Expr, ctx) -> object:
 
 
 def _erfc(inner, ctx) -> object:
-    """erfc over an interval: decreasing, so [erfc(b), erfc(a)], each end widened outward by 2^-prec."""
-    with mpmath.workprec(ctx.prec + 30):
-        high, low = mpmath.erfc(inner.a), mpmath.erfc(inner.b)
-        slack = mpmath.mpf(2) ** -ctx.prec
-        return ctx.mpf([low * (1 - slack), high * (1 + slack)])
+    """erfc over an interval: decreasing, so [erfc(b), erfc(a)], each end widened outward by 2^-prec.
+
+    The end points are evaluated in a private (per-thread) real context, never at mpmath's global precision.
+    """
+    real = getattr(_CONTEXTS, "real", None)
+    if real is None:
+        real = _CONTEXTS.real = mpmath.MPContext()
+    real.prec = ctx.prec + 30
+    high, low = real.erfc(real.mpf(inner.a._mpi_[0])), real.erfc(real.mpf(inner.b._mpi_[1]))
+    slack = real.mpf(2) ** -ctx.prec
+    return ctx.mpf([low * (1 - slack), high * (1 + slack)])
 
 
 def interval_sign(expr: sympy.Expr) -> int | None:
