@@ -1,32 +1,58 @@
-"""Deciding privacy claims: exact and symbolic checkers, certificates and the claim registry."""
+"""Deciding privacy claims: exact and symbolic checkers, certificates and the claim registry.
 
-from dpcert.proofs.certificate import Certificate, Verdict, Witness
-from dpcert.proofs.channel import ExactChannel
-from dpcert.proofs.exact import check_finite, hockey_stick_delta, max_hockey_stick, max_log_ratio, tightest_epsilon
-from dpcert.proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
-from dpcert.proofs.registry import CLAIMS, Claim, ClaimOutcome, check, claims
-from dpcert.proofs.rounding import decimal_string, float_lower, float_upper
+The names below are imported on first use (PEP 562), so importing a submodule (the pytest plugin at
+every pytest start-up, the number helpers from the accountant) does not load the claim registry.
+"""
 
-__all__ = [
-    "CLAIMS",
-    "ApproxDP",
-    "Certificate",
-    "Claim",
-    "ClaimOutcome",
-    "ExactChannel",
-    "Guarantee",
-    "MetricDP",
-    "PureDP",
-    "Verdict",
-    "Witness",
-    "check",
-    "check_finite",
-    "claims",
-    "decimal_string",
-    "float_lower",
-    "float_upper",
-    "hockey_stick_delta",
-    "max_hockey_stick",
-    "max_log_ratio",
-    "tightest_epsilon",
-]
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dpcert.proofs.certificate import Certificate, Verdict, Witness
+    from dpcert.proofs.channel import ExactChannel
+    from dpcert.proofs.exact import check_finite, hockey_stick_delta, max_hockey_stick, max_log_ratio, tightest_epsilon
+    from dpcert.proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
+    from dpcert.proofs.registry import CLAIMS, Claim, ClaimOutcome, check, claims
+    from dpcert.proofs.rounding import decimal_string, float_lower, float_upper
+
+_EXPORTS = {
+    "ApproxDP": "guarantees",
+    "CLAIMS": "registry",
+    "Certificate": "certificate",
+    "Claim": "registry",
+    "ClaimOutcome": "registry",
+    "ExactChannel": "channel",
+    "Guarantee": "guarantees",
+    "MetricDP": "guarantees",
+    "PureDP": "guarantees",
+    "Verdict": "certificate",
+    "Witness": "certificate",
+    "check": "registry",
+    "check_finite": "exact",
+    "claims": "registry",
+    "decimal_string": "rounding",
+    "float_lower": "rounding",
+    "float_upper": "rounding",
+    "hockey_stick_delta": "exact",
+    "max_hockey_stick": "exact",
+    "max_log_ratio": "exact",
+    "tightest_epsilon": "exact",
+}
+"""Public name -> the submodule of dpcert.proofs that defines it."""
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

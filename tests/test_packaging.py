@@ -68,3 +68,13 @@ def test_the_command_and_the_plugin_work_in_such_a_project(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert "1 passed" in run.stdout
+
+
+def test_the_plugin_loads_nothing_heavy_at_pytest_start_up():
+    # pytest imports the plugin in every project where dpcert is installed: it must not pull in the
+    # claim registry, sympy or numpy until an assertion is used
+    code = ("import sys, dpcert.proofs.pytest_plugin\n"
+            "heavy = [m for m in ('dpcert.proofs.registry', 'dpcert.accountant', 'sympy', 'numpy') if m in sys.modules]\n"
+            "print(heavy)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and result.stdout.strip() == "[]", result.stdout + result.stderr[-2000:]
