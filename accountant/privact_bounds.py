@@ -31,10 +31,10 @@ from fractions import Fraction
 import numpy as np
 import scipy.stats
 import sympy
-from mpmath import iv
 
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.accountant.shuffle_intervals import iv_precision, iv_to_floats
+from dpcert.accountant.shuffle_intervals import iv_to_floats
+from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.accountant.symbolic_facts import SymbolicFact
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
 from dpcert.mechanisms.privact import (
@@ -295,7 +295,7 @@ def _exact_dissimilarity(S: object) -> np.ndarray:
     return matrix
 
 
-def _interval(value: object):  # an exact int or Fraction as an mpmath interval
+def _interval(iv, value: object):  # an exact int or Fraction as an interval of the context iv
     if isinstance(value, Fraction):
         return iv.mpf(value.numerator) / value.denominator
     return iv.mpf(int(value))
@@ -315,32 +315,32 @@ def boltzmann_loss_check(S: object) -> BoltzmannLossCheck:
     opt = max(qualities.tolist())
     losses = sorted({opt - q for q in qualities.tolist()})
     count = tree_count(n)
-    with iv_precision(120):
-        loss_values = [_interval(v) for v in losses]
-        multiplicity = {v: 0 for v in losses}
-        for q in qualities.tolist():
-            multiplicity[opt - q] += 1
-        weights = [multiplicity[v] * iv.exp(-x) for v, x in zip(losses, loss_values)]
-        total = sum(weights, iv.mpf(0))
-        expected = sum((w * x for w, x in zip(weights, loss_values)), iv.mpf(0)) / total
-        log_count = iv.log(count)
-        bound = log_count + 1
-        tail, worst = iv.mpf(0), iv.mpf(0)
-        for x, w in zip(reversed(loss_values), reversed(weights)):  # tail = Z · Pr(d >= x), summed from the top
-            tail += w
-            if not x.b < log_count.a:
-                ratio = (tail / total) / (count * iv.exp(-x))
-                worst = iv.mpf([max(worst.a, ratio.a), max(worst.b, ratio.b)])
-        opt_iv = _interval(opt)
-        quality_ratio = (opt_iv - expected) / opt_iv
-        off = ~np.eye(n, dtype=bool)
-        relative = theorem5_relative_bound(n) if all(v >= 1 for v in S[off].tolist()) else None
-        holds = bool(expected.b <= bound.a and worst.b <= 1)
-        if relative is not None:
-            holds = holds and bool(quality_ratio.a >= iv.mpf(relative.enclosure[1]))  # the bound's value, rounded up
-        return BoltzmannLossCheck(n, count, opt, iv_to_floats(expected), lemma51_expected_loss_bound(n),
-                                  iv_to_floats(worst)[1] if worst.b > 0 else 0.0, iv_to_floats(quality_ratio),
-                                  relative, holds)
+    iv = interval_context(120)  # private: mpmath's global iv is never changed
+    loss_values = [_interval(iv, v) for v in losses]
+    multiplicity = {v: 0 for v in losses}
+    for q in qualities.tolist():
+        multiplicity[opt - q] += 1
+    weights = [multiplicity[v] * iv.exp(-x) for v, x in zip(losses, loss_values)]
+    total = sum(weights, iv.mpf(0))
+    expected = sum((w * x for w, x in zip(weights, loss_values)), iv.mpf(0)) / total
+    log_count = iv.log(count)
+    bound = log_count + 1
+    tail, worst = iv.mpf(0), iv.mpf(0)
+    for x, w in zip(reversed(loss_values), reversed(weights)):  # tail = Z · Pr(d >= x), summed from the top
+        tail += w
+        if not x.b < log_count.a:
+            ratio = (tail / total) / (count * iv.exp(-x))
+            worst = iv.mpf([max(worst.a, ratio.a), max(worst.b, ratio.b)])
+    opt_iv = _interval(iv, opt)
+    quality_ratio = (opt_iv - expected) / opt_iv
+    off = ~np.eye(n, dtype=bool)
+    relative = theorem5_relative_bound(n) if all(v >= 1 for v in S[off].tolist()) else None
+    holds = bool(expected.b <= bound.a and worst.b <= 1)
+    if relative is not None:
+        holds = holds and bool(quality_ratio.a >= iv.mpf(relative.enclosure[1]))  # the bound's value, rounded up
+    return BoltzmannLossCheck(n, count, opt, iv_to_floats(expected), lemma51_expected_loss_bound(n),
+                              iv_to_floats(worst)[1] if worst.b > 0 else 0.0, iv_to_floats(quality_ratio),
+                              relative, holds)
 
 
 # ---------------------------------------------------------------------------------------------

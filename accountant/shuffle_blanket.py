@@ -51,7 +51,8 @@ from scipy.optimize import brentq
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.shuffle_common import interval_result, invalid, randomizer_label, validate_shuffle_inputs
-from dpcert.accountant.shuffle_intervals import enclose, interval_context, iv_exact
+from dpcert.accountant.shuffle_intervals import enclose, iv_exact
+from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, to_exact
 
 __all__ = ["blanket_delta", "blanket_hoeffding", "blanket_bennett"]

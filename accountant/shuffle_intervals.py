@@ -6,7 +6,8 @@ nearest to the exact result: the exact result lies within half a unit in the las
 returned float, so stepping one float outward with ``math.nextafter`` (or ``numpy.nextafter``) gives a
 bound on the correct side. This is interval arithmetic with round-to-nearest plus one outward step, and
 it needs nothing from the platform's libm: transcendental functions (exp, log, log-gamma) are evaluated
-with mpmath's interval type :mod:`mpmath.iv`, and exact parameters are enclosed with
+in private mpmath interval contexts (:func:`dpcert.mechanisms.mp_contexts.interval_context`; mpmath's global
+``iv`` is never touched, so threads do not disturb one another), and exact parameters are enclosed with
 :func:`dpcert.proofs.rounding.float_lower` / :func:`dpcert.proofs.rounding.float_upper`, which decide the rounding
 direction exactly.
 
@@ -21,15 +22,13 @@ raised to ``TINY``, which is valid because every array bounded this way is unimo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
-from functools import lru_cache
 
 import numpy as np
 import sympy
-from mpmath import iv, libmp
+from mpmath import libmp
 from mpmath.ctx_iv import MPIntervalContext
 
+from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.proofs.rounding import float_lower, float_upper
 
 __all__ = [
@@ -39,8 +38,6 @@ __all__ = [
     "down",
     "enclose",
     "gamma",
-    "iv_precision",
-    "interval_context",
     "iv_exact",
     "iv_evaluate",
     "iv_from_floats",
@@ -60,29 +57,6 @@ TINY = 1e-280
 """Below this magnitude a computed float may have lost its relative accuracy through underflow."""
 
 _IV_PREC = 113
-
-
-@contextmanager
-def iv_precision(bits: int = _IV_PREC) -> Iterator[None]:
-    """Run mpmath interval arithmetic at ``bits`` of working precision, then restore the previous one."""
-    saved = iv.prec
-    iv.prec = bits
-    try:
-        yield
-    finally:
-        iv.prec = saved
-
-
-@lru_cache(maxsize=64)
-def interval_context(bits: int) -> MPIntervalContext:
-    """A private mpmath interval context at ``bits`` of working precision (outward rounding).
-
-    Each precision gets its own context, created once and never changed afterwards, so callers at
-    different precisions (and threads) do not disturb one another or mpmath's global ``iv``.
-    """
-    ctx = MPIntervalContext()
-    ctx.prec = bits
-    return ctx
 
 
 def iv_exact(ctx: MPIntervalContext, value: object):
@@ -192,9 +166,9 @@ def gamma(m: int) -> float:
     return float(2 * m) * UNIT_ROUNDOFF
 
 
-def iv_from_floats(lo: float, hi: float):
-    """The mpmath interval [lo, hi] (floats are exact binary numbers, so this is exact)."""
-    return iv.mpf([lo, hi])
+def iv_from_floats(ctx: MPIntervalContext, lo: float, hi: float):
+    """The interval [lo, hi] of ``ctx`` (floats are exact binary numbers, so this is exact)."""
+    return ctx.mpf([lo, hi])
 
 
 def iv_to_floats(x) -> tuple[float, float]:
@@ -204,14 +178,14 @@ def iv_to_floats(x) -> tuple[float, float]:
 
 def exp_enclosure(lo: float, hi: float) -> tuple[float, float]:
     """Floats enclosing exp([lo, hi])."""
-    with iv_precision():
-        return iv_to_floats(iv.exp(iv_from_floats(lo, hi)))
+    ctx = interval_context(_IV_PREC)
+    return iv_to_floats(ctx.exp(iv_from_floats(ctx, lo, hi)))
 
 
 def log_enclosure(lo: float, hi: float) -> tuple[float, float]:
     """Floats enclosing log([lo, hi]) for 0 < lo <= hi."""
-    with iv_precision():
-        return iv_to_floats(iv.log(iv_from_floats(lo, hi)))
+    ctx = interval_context(_IV_PREC)
+    return iv_to_floats(ctx.log(iv_from_floats(ctx, lo, hi)))
 
 
 def sum_upper(values: np.ndarray) -> float:

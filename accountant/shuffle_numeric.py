@@ -80,14 +80,8 @@ from dpcert.accountant.shuffle_common import (
     randomizer_label,
     validate_shuffle_inputs,
 )
-from dpcert.accountant.shuffle_intervals import (
-    down,
-    enclose,
-    interval_context,
-    iv_exact,
-    iv_to_floats,
-    up,
-)
+from dpcert.accountant.shuffle_intervals import down, enclose, iv_exact, iv_to_floats, up
+from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, range_text, require_positive, to_exact
 
 __all__ = [

@@ -3,7 +3,7 @@
 sympy's ``evalf`` is not a certified evaluator: it rounds the argument of a function to its working
 precision before applying it, so ``log(1 + 10^-40)`` evaluates to exactly 0 at 30 digits, even with
 ``strict=True``, and a sign read from it can be wrong. Here the expression tree is evaluated in mpmath's
-interval arithmetic (``mpmath.iv``, outward rounding at every step, a private context so no global
+interval arithmetic (``mpmath.iv``, outward rounding at every step, private contexts so no global
 precision is touched): every rational becomes an interval containing it, every operation returns an
 interval containing every result of its arguments, so the final interval contains the exact value.
 If it excludes 0 the sign is proved; otherwise the precision grows, and if it never excludes 0 the
@@ -19,19 +19,14 @@ recommendation shares).
 
 from __future__ import annotations
 
-import threading
-
-import mpmath
 import sympy
+
+from dpcert.mechanisms.mp_contexts import interval_context, real_context
 
 __all__ = ["interval_sign"]
 
 PRECISIONS = (128, 512, 2048, 8192)
 """Working precisions in bits, tried in turn."""
-
-
-_CONTEXTS = threading.local()
-"""One private interval context per thread (building one costs about 0.4 ms; its precision is set per use)."""
 
 
 class _Unsupported(Exception):
@@ -91,12 +86,9 @@ def _enclose(expr: sympy.Expr, ctx) -> object:
 def _erfc(inner, ctx) -> object:
     """erfc over an interval: decreasing, so [erfc(b), erfc(a)], each end widened outward by 2^-prec.
 
-    The end points are evaluated in a private (per-thread) real context, never at mpmath's global precision.
+    The end points are evaluated in a private real context, never at mpmath's global precision.
     """
-    real = getattr(_CONTEXTS, "real", None)
-    if real is None:
-        real = _CONTEXTS.real = mpmath.MPContext()
-    real.prec = ctx.prec + 30
+    real = real_context(ctx.prec + 30)
     high, low = real.erfc(real.mpf(inner.a._mpi_[0])), real.erfc(real.mpf(inner.b._mpi_[1]))
     slack = real.mpf(2) ** -ctx.prec
     return ctx.mpf([low * (1 - slack), high * (1 + slack)])
@@ -109,11 +101,8 @@ def interval_sign(expr: sympy.Expr) -> int | None:
     relative), the expression has a function this module does not enclose, or a logarithm's argument
     could not be shown positive.
     """
-    ctx = getattr(_CONTEXTS, "ctx", None)
-    if ctx is None:
-        ctx = _CONTEXTS.ctx = mpmath.iv.__class__()
     for bits in PRECISIONS:
-        ctx.prec = bits
+        ctx = interval_context(bits)
         try:
             value = _enclose(expr, ctx)
         except (_Unsupported, ValueError, ZeroDivisionError, OverflowError, TypeError):

@@ -17,12 +17,12 @@ from functools import cached_property
 
 import math
 
-import mpmath
 import numpy as np
 import sympy
 
 from dpcert.mechanisms.base import FiniteMechanism
 from dpcert.mechanisms.exact_arithmetic import ExponentialField, UndecidedSignError, certified_value, exact_sign
+from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.parameters import InvalidParameterError, to_exact
 
 __all__ = ["ExactChannel", "FILTER_TOLERANCE", "MAX_CELLS", "ValueArithmetic", "float_log", "exact_compare"]
@@ -33,6 +33,10 @@ FILTER_TOLERANCE = 1e-9
 MAX_CELLS = 4_000_000
 """The most probabilities (inputs x outputs) the exact checker enumerates: 16 MB of value indices,
 a few seconds of exact work for k-RR with k = 2000."""
+
+
+_LOG_BITS = 100
+"""Working precision of :func:`float_log` (30 digits), in a private context."""
 
 
 def float_log(value: sympy.Expr) -> float:
@@ -53,13 +57,13 @@ def float_log(value: sympy.Expr) -> float:
     if value.is_Rational:
         if value < 0:
             raise InvalidParameterError(f"a probability must be >= 0. Got {value}")
-        with mpmath.workdps(30):
-            return float(mpmath.log(mpmath.mpf(value.p) / value.q))
+        ctx = real_context(_LOG_BITS)
+        return float(ctx.log(ctx.mpf(int(value.p)) / int(value.q)))
     approx = certified_value(value)
     if approx < 0:
         raise InvalidParameterError(f"a probability must be >= 0. Got {value}")
-    with mpmath.workdps(30):
-        return float(mpmath.log(mpmath.mpf(approx)))
+    ctx = real_context(_LOG_BITS)
+    return float(ctx.log(ctx.mpf(approx._mpf_)))
 
 
 def exact_compare(a: sympy.Expr, b: sympy.Expr) -> int:

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import mpmath
 import sympy
 
+from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.online_recommendation.parameters import PRECParameters
 from dpcert.mechanisms.parameters import InvalidParameterError
 
@@ -86,16 +86,15 @@ class RecommendationShare(sympy.Function):
 @lru_cache(maxsize=1 << 16)
 def _share_value(head: tuple[sympy.Rational, ...], xs: tuple[sympy.Rational, ...], prec: int) -> tuple:
     gamma, m, tau, x = head
-    with mpmath.workprec(prec + _GUARD_BITS):
-        log_tau = mpmath.log(mpmath.mpf(tau.p) / tau.q)
+    ctx = real_context(prec + _GUARD_BITS)  # private: mpmath's workprec would change the global precision
+    log_tau = ctx.log(ctx.mpf(int(tau.p)) / int(tau.q))
 
-        def phi(y: sympy.Rational) -> mpmath.mpf:
-            return mpmath.expm1(mpmath.mpf(2 * int(m) * y.p - y.q) / y.q * log_tau)
+    def phi(y: sympy.Rational):
+        return ctx.expm1(ctx.mpf(2 * int(m) * int(y.p) - int(y.q)) / int(y.q) * log_tau)
 
-        g = mpmath.mpf(gamma.p) / gamma.q
-        value = g / int(m) + (1 - g) * phi(x) / mpmath.fsum(phi(y) for y in xs)
-    with mpmath.workprec(prec):
-        return (+value)._mpf_
+    g = ctx.mpf(int(gamma.p)) / int(gamma.q)
+    value = g / int(m) + (1 - g) * phi(x) / ctx.fsum(phi(y) for y in xs)
+    return real_context(prec).mpf(value)._mpf_
 
 
 @lru_cache(maxsize=1 << 14)

@@ -28,6 +28,7 @@ import numpy as np
 import sympy
 
 from dpcert.mechanisms.base import FiniteMechanism, check_size
+from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.neighbours import Adjacency
 from dpcert.mechanisms.online_recommendation.algorithms import PREC, PRECSim
 from dpcert.mechanisms.online_recommendation.exact_share import exact_round_probabilities
@@ -151,12 +152,16 @@ def enumerate_transcripts(algorithm: Algorithm, instance: AnyInstance, voters: o
     return TranscriptTable(prefixes, round_probabilities, survivors, credit, weights, chosen)
 
 
+_LOG_CONTEXT = real_context(136)
+"""40 digits, private: mpmath's workdps would change the global precision."""
+
+
 @lru_cache(maxsize=1 << 16)
 def _log(value: sympy.Expr) -> mpmath.mpf:
-    with mpmath.workdps(40):
-        if value.is_Rational:
-            return mpmath.log(mpmath.mpf(value.p) / value.q)
-        return mpmath.log(mpmath.mpf(value.evalf(45)))
+    ctx = _LOG_CONTEXT
+    if value.is_Rational:
+        return ctx.log(ctx.mpf(int(value.p)) / int(value.q))
+    return ctx.log(ctx.mpf(value.evalf(45)._mpf_))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -164,9 +169,8 @@ def _round_loss(p: sympy.Expr, q: sympy.Expr) -> tuple[float, bool]:
     """(ln p - ln q as a float, whether p != q exactly)."""
     if p == q:
         return 0.0, False
-    with mpmath.workdps(40):
-        difference = _log(p) - _log(q)
-    if abs(difference) > mpmath.mpf(10) ** -30:
+    difference = _log(p) - _log(q)
+    if abs(difference) > _LOG_CONTEXT.mpf(10) ** -30:
         return float(difference), True
     return float(difference), exact_sign(sympy.expand(p - q)) != 0
 
