@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import sympy
 
+from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.parameters import exact_sign
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import Claim, computed_claim, mechanism_claim
@@ -247,10 +248,12 @@ def _theorem15_gap() -> tuple[Verdict, str]:
                      "gap drops a factor 1/2, so the printed threshold constant is too small (spec E6)")
 
 
-def _mpf(value: Fraction):
-    import mpmath
+_DIGITS40 = real_context(136)
+"""40 digits in a private context (mpmath's workdps would change the global precision)."""
 
-    return mpmath.mpf(value.numerator) / value.denominator
+
+def _mpf(value: Fraction):
+    return _DIGITS40.mpf(value.numerator) / value.denominator
 
 
 def _random_bit_sums(seed: int, per_size: int):
@@ -269,22 +272,20 @@ def _lemma32() -> tuple[Verdict, str]:
     Each case enumerates all 2^N values of Z exactly (rational F), evaluates both sides at 40 digits with
     mpmath, and needs the left side below the right by more than the evaluation error.
     """
-    import mpmath
-
+    mp = _DIGITS40
     worst, cases = 0.0, 0
-    with mpmath.workdps(40):
-        for N, f, values, mean in _random_bit_sums(seed=32, per_size=5):
-            variance = sum(((v - mean) ** 2 for v in values), Fraction(0)) / len(values)
-            if variance == 0:
-                continue
-            for fraction in (Fraction(1, 10), Fraction(1, 4), Fraction(9, 20)):
-                nu = fraction / variance  # nu sigma^2 = fraction < 1/2
-                left = mpmath.fsum(mpmath.exp(_mpf(nu * (v - mean) ** 2)) for v in values) / len(values)
-                right = 1 + 4 * _mpf(fraction) / (1 - 2 * _mpf(fraction))
-                if not left < right - mpmath.mpf(10) ** -30:
-                    return _R, (f"witness N = {N}, f = {f}, nu sigma^2 = {fraction}: "
-                                f"E0 exp(nu (F - Fbar)^2) = {left} > {right}")
-                worst, cases = max(worst, float(left / right)), cases + 1
+    for N, f, values, mean in _random_bit_sums(seed=32, per_size=5):
+        variance = sum(((v - mean) ** 2 for v in values), Fraction(0)) / len(values)
+        if variance == 0:
+            continue
+        for fraction in (Fraction(1, 10), Fraction(1, 4), Fraction(9, 20)):
+            nu = fraction / variance  # nu sigma^2 = fraction < 1/2
+            left = mp.fsum(mp.exp(_mpf(nu * (v - mean) ** 2)) for v in values) / len(values)
+            right = 1 + 4 * _mpf(fraction) / (1 - 2 * _mpf(fraction))
+            if not left < right - mp.mpf(10) ** -30:
+                return _R, (f"witness N = {N}, f = {f}, nu sigma^2 = {fraction}: "
+                            f"E0 exp(nu (F - Fbar)^2) = {left} > {right}")
+            worst, cases = max(worst, float(left / right)), cases + 1
     return _C, (f"E0 exp(nu (F - Fbar)^2) <= 1 + 4 nu sigma^2/(1 - 2 nu sigma^2) in {cases} cases (N = 2..8, "
                 f"random two-valued f_i, nu sigma^2 in {{1/10, 1/4, 9/20}}) by exact enumeration of Z at 40 digits; "
                 f"largest left/right {worst:.3f}")
@@ -327,22 +328,20 @@ def _lemma29_variance() -> tuple[Verdict, str]:
     the nu with KL = delta; the value at the upper end of the bracket is an upper bound on the supremum,
     and it bounds Var_p(F) <= E_p (F - Fbar)^2 too. 40-digit mpmath over all 2^N values of Z.
     """
-    import mpmath
-
+    mp = _DIGITS40
     worst, cases = 0.0, 0
-    with mpmath.workdps(40):
-        for N, f, values, mean in _random_bit_sums(seed=29, per_size=4):
-            g = [_mpf((v - mean) ** 2) for v in values]
-            sigma2 = mpmath.fsum(g) / len(g)
-            if sigma2 == 0:
-                continue
-            for delta in (Fraction(1, 10), Fraction(1), Fraction(5), Fraction(30)):
-                supremum = _tilted_supremum(g, _mpf(delta))
-                bound = sigma2 * max(20, 10 * _mpf(delta))
-                if not supremum < bound:
-                    return _R, (f"witness N = {N}, f = {f}, delta = {delta}: sup Var = {supremum} > "
-                                f"sigma^2 max(20, 10 delta) = {bound}")
-                worst, cases = max(worst, float(supremum / bound)), cases + 1
+    for N, f, values, mean in _random_bit_sums(seed=29, per_size=4):
+        g = [_mpf((v - mean) ** 2) for v in values]
+        sigma2 = mp.fsum(g) / len(g)
+        if sigma2 == 0:
+            continue
+        for delta in (Fraction(1, 10), Fraction(1), Fraction(5), Fraction(30)):
+            supremum = _tilted_supremum(g, _mpf(delta))
+            bound = sigma2 * max(20, 10 * _mpf(delta))
+            if not supremum < bound:
+                return _R, (f"witness N = {N}, f = {f}, delta = {delta}: sup Var = {supremum} > "
+                            f"sigma^2 max(20, 10 delta) = {bound}")
+            worst, cases = max(worst, float(supremum / bound)), cases + 1
     return _C, (f"sup of Var under KL(p || p0) <= delta is below sigma^2 max(20, 10 delta) in {cases} cases (N = 2..8, "
                 f"random two-valued f_i, delta in {{1/10, 1, 5, 30}} nats), by the exponential tilt at 40 digits; "
                 f"largest sup/bound {worst:.3f}")
@@ -350,20 +349,19 @@ def _lemma29_variance() -> tuple[Verdict, str]:
 
 def _tilted_supremum(g: list, delta) -> object:
     """Upper bound on sup{E_p g : KL(p || uniform) <= delta} over distributions on the points of ``g``."""
-    import mpmath
-
+    mp = _DIGITS40
     top = max(g)
 
     def tilt(nu):
-        weights = [mpmath.exp(nu * (x - top)) for x in g]
-        z = mpmath.fsum(weights)
-        mean_g = mpmath.fsum(w * x for w, x in zip(weights, g)) / z
-        kl = nu * mean_g - (nu * top + mpmath.log(z / len(g)))
+        weights = [mp.exp(nu * (x - top)) for x in g]
+        z = mp.fsum(weights)
+        mean_g = mp.fsum(w * x for w, x in zip(weights, g)) / z
+        kl = nu * mean_g - (nu * top + mp.log(z / len(g)))
         return kl, mean_g
 
-    if mpmath.log(mpmath.mpf(len(g)) / g.count(top)) <= delta:
+    if mp.log(mp.mpf(len(g)) / g.count(top)) <= delta:
         return top  # the ball contains the point mass on argmax g
-    lo, hi = mpmath.mpf(0), mpmath.mpf(1)
+    lo, hi = mp.mpf(0), mp.mpf(1)
     while tilt(hi)[0] < delta:
         lo, hi = hi, 2 * hi
     for _ in range(100):

@@ -23,8 +23,6 @@ from dpcert.proofs.rounding import decimal_string
 
 PACKAGES = [Path(p.__file__).parent for p in (dpcert.accountant, dpcert.mechanisms, dpcert.proofs)]
 GLOBAL_PRECISION = re.compile(r"\bworkprec\(|\bworkdps\(|\biv\.prec\s*=|\bmp\.prec\s*=|\bmp\.dps\s*=")
-STILL_GLOBAL = {"price_of_privacy.py"}
-"""Claim deciders that still evaluate under mpmath.workdps (single-threaded helpers; to be moved)."""
 
 
 def test_one_context_per_precision_never_changed():
@@ -47,7 +45,6 @@ def test_results_do_not_depend_on_the_global_precision(monkeypatch):
 
 def test_no_module_sets_the_global_precision():
     offenders = [f"{path.name}:{n}" for package in PACKAGES for path in package.rglob("*.py")
-                 if path.name not in STILL_GLOBAL
                  for n, line in enumerate(path.read_text().splitlines(), 1)
                  if GLOBAL_PRECISION.search(line) and not line.lstrip().startswith(("#", '"', "'"))]
     assert offenders == []
