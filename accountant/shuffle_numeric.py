@@ -37,8 +37,8 @@ The window is swept once with exact integer recurrences,
 (T_c(j) = Pr[B_c >= j]) in float64 interval arithmetic: each +, -, *, / is rounded to nearest and the
 result is stepped one float outward, which by IEEE 754 encloses the exact value (see
 :mod:`dpcert.accountant.shuffle_intervals`; c < 2^53, so every integer is exact in float64). The starting values at
-c_lo come from Stirling's series with its bounded remainder (DLMF 5.11(ii)) in mpmath interval
-arithmetic; the starting tail T_{c_lo}(m) is summed term by term and its remainder bounded by the
+c_lo come from Stirling's series with its bounded remainder (:mod:`dpcert.proofs.log_factorial`) in mpmath
+interval arithmetic; the starting tail T_{c_lo}(m) is summed term by term and its remainder bounded by the
 geometric series of the (decreasing) term ratios. Where the float enclosure of kappa (c + 1) straddles an
 integer, both candidate thresholds are evaluated and the larger upper bound kept, so the upper bound always
 contains the exact maximising event; should it straddle two integers, h_c <= h_{c-1} is used (h_c is
@@ -82,6 +82,7 @@ from dpcert.accountant.shuffle_common import (
 )
 from dpcert.accountant.shuffle_intervals import down, enclose, iv_exact, iv_to_floats, up
 from dpcert.mechanisms.mp_contexts import interval_context
+from dpcert.proofs.log_factorial import log_factorial
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, range_text, require_positive, to_exact
 
 __all__ = [
@@ -307,31 +308,16 @@ def _budget(delta: object) -> float:
 # The rigorous sweep over c
 # ---------------------------------------------------------------------------------------------
 
-def _log_factorial_iv(ctx, n: int):
-    """ln n! as an interval of ``ctx``: exact for n < 64, else Stirling's series with a bounded remainder.
-
-    ln n! = n ln n - n + ln(2 pi n)/2 + 1/(12 n) - 1/(360 n^3) + 1/(1260 n^5) + R, where R lies between 0
-    and the first omitted term -1/(1680 n^7) (for real arguments the remainder of Stirling's series has
-    the sign of, and is smaller than, the first neglected term: DLMF 5.11(ii)). Only mpmath's interval
-    log and pi (directed rounding) are used, so the enclosure is rigorous.
-    """
-    if n < 64:
-        return ctx.log(ctx.mpf(math.factorial(n)))
-    m = ctx.mpf(n)
-    series = m * ctx.log(m) - m + ctx.log(2 * ctx.pi * m) / 2 + 1 / (12 * m) - 1 / (360 * m ** 3) + 1 / (1260 * m ** 5)
-    return series + ctx.mpf([-(1 / (1680 * m ** 7)).b, 0])
-
-
 def _start_values(N: int, c: int, m: int, clones: _Clones) -> tuple[float, ...]:
     """Enclosures of Pr[C = c], B_c(m - 1) and T_c(m) = Pr[Bin(c, 1/2) >= m]."""
     ctx = interval_context(_BASE_BITS + max(N, 1).bit_length())
-    log_b = _log_factorial_iv(ctx, N) - _log_factorial_iv(ctx, c) - _log_factorial_iv(ctx, N - c)
+    log_b = log_factorial(ctx, N) - log_factorial(ctx, c) - log_factorial(ctx, N - c)
     if c:
         log_b += c * ctx.mpf(list(clones.log_p))
     if N - c:
         log_b += (N - c) * ctx.mpf(list(clones.log_q))
     b_lo, b_hi = iv_to_floats(ctx.exp(log_b))
-    log_B = _log_factorial_iv(ctx, c) - _log_factorial_iv(ctx, m - 1) - _log_factorial_iv(ctx, c - m + 1) - c * ctx.ln2
+    log_B = log_factorial(ctx, c) - log_factorial(ctx, m - 1) - log_factorial(ctx, c - m + 1) - c * ctx.ln2
     B_lo, B_hi = iv_to_floats(ctx.exp(log_B))
     b_lo, B_lo = max(b_lo, 0.0), max(B_lo, 0.0)
     T_lo, T_hi = _tail_sum(c, m, B_lo, B_hi)

@@ -26,16 +26,16 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from mpmath.ctx_iv import MPIntervalContext
-from mpmath.libmp import from_int, from_rational, mpf_gt, round_ceiling, round_floor, to_float
+from mpmath.libmp import from_int, mpf_gt, round_floor, to_float
 from scipy.stats import beta
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.proofs.log_factorial import log_factorial
 
 __all__ = ["cp_lower", "cp_upper", "eps_lower_bound"]
 
 _IV = MPIntervalContext()
 _IV.prec = 128  # the parts of log t_a are < 2^37 for n <= 1e8, so their absolute errors are ~2^-90
-_HALF_LOG_2PI = _IV.log(2 * _IV.pi) / 2
 
 _FIXED_BITS = 96
 """Terms of the tail are summed as integers in units of 2^-96 of the anchor term (see _tail_certified)."""
@@ -287,19 +287,8 @@ def _log_pmf(n: int, a: int, P: int, Q: int, E: int):
 
 @functools.lru_cache(maxsize=256)
 def _log_factorial(m: int):
-    """An interval enclosing log m!: exact for m < 64, else Stirling's series with its remainder.
-
-    log m! = (m + 1/2) log m - m + log(2 pi)/2 + c(m) + R, where c(m) = 1/(12 m) - 1/(360 m^3) + 1/(1260 m^5)
-    - 1/(1680 m^7) = (420 m^6 - 14 m^4 + 4 m^2 - 3) / (5040 m^7) is an exact rational and 0 <= R <= 1/(1188 m^9)
-    (for real m > 0 the remainder has the sign of, and is at most, the first neglected term: DLMF 5.11(ii)).
-    """
-    if m < 64:
-        return _IV.log(math.factorial(m))
-    low = Fraction(420 * m ** 6 - 14 * m ** 4 + 4 * m ** 2 - 3, 5040 * m ** 7)
-    high = low + Fraction(1, 1188 * m ** 9)
-    correction = _IV.make_mpf((from_rational(low.numerator, low.denominator, _IV.prec, round_floor),
-                               from_rational(high.numerator, high.denominator, _IV.prec, round_ceiling)))
-    return (2 * m + 1) * _IV.log(m) / 2 - m + _HALF_LOG_2PI + correction
+    """An interval enclosing log m! (:func:`dpcert.proofs.log_factorial.log_factorial`), cached."""
+    return log_factorial(_IV, m)
 
 
 def _floor(x: tuple) -> int:
