@@ -1,6 +1,6 @@
 """Soundness at scale: dpcert's certified bounds and checkers against the test suite's independent oracles.
 
-Run: python benchmarks/bench_oracle.py [--points 100000] [--seed 1] [--workers 2]
+Run: python benchmarks/bench_oracle.py [--points 100000] [--seed 1] [--workers 2] [--progress 5000]
 
 The oracles are the deliberately simple truths of ``tests/oracles/`` (brute force over all datasets and
 outputs in Fractions, the papers' formulas at 50 digits); the fuzz tests run them on a few hundred
@@ -23,7 +23,8 @@ were compared, how many violated soundness (must be 0) and the closest margin:
   tightest eps agree with brute force over pairs and outputs (``oracles.channels``); a disagreement is a
   violation; margin = the smallest |claimed - true| eps or delta that was decided correctly.
 
-Prints one JSON object; exits 1 if any point violated soundness.
+Prints one JSON object (and the report so far to stderr every ``--progress`` points, the families
+interleaved in their shares); exits 1 if any point violated soundness.
 """
 
 from __future__ import annotations
@@ -197,11 +198,18 @@ def _run(job: tuple[str, int]) -> tuple[str, Margin]:
     return name, FAMILIES[name][0](seed)
 
 
+def _report(report: dict, started: float) -> str:
+    total = sum(row["points"] for row in report.values())
+    return json.dumps({"points": total, "seconds": round(time.perf_counter() - started, 1), "families": report})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--points", type=int, default=100_000, help="points over all families (default 10^5)")
     parser.add_argument("--seed", type=int, default=1, help="first seed; point i uses seed + i")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--progress", type=int, default=5000,
+                        help="print the report so far to stderr every this many points (default 5000)")
     args = parser.parse_args()
     if args.points < len(FAMILIES):
         parser.error(f"--points must be at least {len(FAMILIES)}")
@@ -209,21 +217,23 @@ def main() -> None:
     jobs = []
     for name, (_, share) in FAMILIES.items():
         count = math.ceil(args.points * share / shares)
-        jobs += [(name, args.seed + i) for i in range(count)]
+        jobs += [((i + 0.5) / count, name, args.seed + i) for i in range(count)]
+    jobs.sort()  # the families interleaved in their shares, so a report so far covers each of them
     started = time.perf_counter()
     report = {name: {"points": 0, "compared": 0, "violations": 0, "closest_margin": None} for name in FAMILIES}
     with Pool(args.workers) as pool:
-        for name, margin in pool.imap_unordered(_run, jobs, chunksize=64):
+        done = 0
+        for name, margin in pool.imap_unordered(_run, [(name, seed) for _, name, seed in jobs], chunksize=16):
             row = report[name]
             row["points"] += 1
-            if margin is None:
-                continue
-            row["compared"] += 1
-            row["violations"] += margin < 0
-            row["closest_margin"] = margin if row["closest_margin"] is None else min(row["closest_margin"], margin)
-    total = sum(row["points"] for row in report.values())
-    print(json.dumps({"points": total, "seconds": round(time.perf_counter() - started, 1), "families": report},
-                     indent=2))
+            done += 1
+            if margin is not None:
+                row["compared"] += 1
+                row["violations"] += margin < 0
+                row["closest_margin"] = margin if row["closest_margin"] is None else min(row["closest_margin"], margin)
+            if done % args.progress == 0:
+                print(_report(report, started), file=sys.stderr, flush=True)
+    print(json.dumps(json.loads(_report(report, started)), indent=2))
     sys.exit(1 if any(row["violations"] for row in report.values()) else 0)
 
 
