@@ -2,17 +2,21 @@
 
 Every subcommand prints a readable table, or one JSON object with ``--json``. Exit codes: 0 the claim
 holds or the command succeeded, 1 the claim is refuted, 2 bad input (one line, no traceback),
-3 undecided.
+3 undecided (also when a number cannot be evaluated with certainty: one line, or ``{"verdict": "unknown",
+"undecided": ...}`` with ``--json``).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 
 import click
 
+from dpcert.mechanisms.exact_arithmetic import UndecidedSignError
 from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.cli.audit import audit_command
 from dpcert.proofs.cli.bounds import bound_command, calibrate_command
 from dpcert.proofs.cli.plot import plot_command
@@ -43,6 +47,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     except InvalidParameterError as error:
         click.echo(f"dpcert: error: {error}", err=True)
         sys.exit(EXIT_BAD_INPUT)
+    except UndecidedSignError as error:  # a number no certified evaluation could place: say so, exit 3
+        if "--json" in (list(argv) if argv is not None else sys.argv[1:]):
+            click.echo(json.dumps({"verdict": Verdict.UNKNOWN.value, "undecided": str(error)}))
+        else:
+            click.echo(f"dpcert: undecided: {error}", err=True)
+        sys.exit(Verdict.UNKNOWN.exit_code)
     except click.exceptions.Abort:
         click.echo("dpcert: aborted", err=True)
         sys.exit(EXIT_BAD_INPUT)

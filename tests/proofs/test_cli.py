@@ -104,3 +104,25 @@ def test_audit_through_the_entry_point_exits_1_on_a_violation(capsys):
     assert code == 1 and payload["verdict"] == "violation" and payload["epsilon_lower_bound"] > 0.1
     code, out, _ = run(capsys, "audit", "histogram", "--eps", "0.1", "--samples", "10000", "--seed", "1", "--json")
     assert code == 0 and json.loads(out)["verdict"] == "no-violation-found"
+
+
+@pytest.mark.parametrize("json_output", [False, True])
+def test_an_undecidable_number_exits_3_in_one_line_or_json(capsys, monkeypatch, json_output):
+    # a number no certified evaluation can place (here raised on purpose) is "undecided", exit 3, never a traceback
+    import dataclasses
+
+    from dpcert.accountant.catalog import BOUND_FAMILIES
+    from dpcert.mechanisms.exact_arithmetic import UndecidedSignError
+
+    def undecidable(**_):
+        raise UndecidedSignError("could not evaluate exp(exp(1000)) to 23 proved digits")
+
+    monkeypatch.setitem(BOUND_FAMILIES, "composition",
+                        dataclasses.replace(BOUND_FAMILIES["composition"], function=undecidable))
+    argv = ["bound", "composition", "--param", "eps=1", "--param", "k=2", "--param", "delta=1e-6"]
+    code, out, err = run(capsys, *argv, *(["--json"] if json_output else []))
+    assert code == 3 and "Traceback" not in out + err
+    if json_output:
+        assert json.loads(out) == {"verdict": "unknown", "undecided": "could not evaluate exp(exp(1000)) to 23 proved digits"}
+    else:
+        assert err.strip() == "dpcert: undecided: could not evaluate exp(exp(1000)) to 23 proved digits"
