@@ -36,6 +36,7 @@ from mpmath.ctx_mp import MPContext
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.proofs.rounding import float_lower, float_upper
 from dpcert.mechanisms.exact_arithmetic import ExponentialField, cancel_exponentials
+from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.mechanisms.parameters import (
     InvalidParameterError,
     exact_sign,
@@ -114,13 +115,6 @@ def _invalid(name: str, reason: str) -> BoundResult:
 # ---------------------------------------------------------------------------------------------
 # Interval arithmetic (private contexts: the global mpmath precision is never touched)
 # ---------------------------------------------------------------------------------------------
-
-def _context(bits: int) -> MPIntervalContext:
-    """A private mpmath interval context at ``bits`` of working precision (outward rounding)."""
-    ctx = MPIntervalContext()
-    ctx.prec = bits
-    return ctx
-
 
 def _ends(x) -> tuple[mpmath.mpf, mpmath.mpf]:
     """The exact end points of an mpmath interval, as mpf numbers."""
@@ -211,7 +205,7 @@ def _advanced(counts: Sequence[tuple[sympy.Expr, int]], delta_prime: sympy.Expr,
     # sympy's sqrt factors its rational coefficient (hours at k = 10^4000): left unevaluated when it is large
     small = max(abs(int(coefficient.p)), int(coefficient.q)) < 10**30
     value = (sympy.sqrt(radicand) if small else sympy.Pow(radicand, sympy.S.Half, evaluate=False)) + drift
-    ctx = _context(64 + max(_log2_inverse(e) for e, _ in counts) + _log2_inverse(1 - delta_prime))  # ln(1/delta') ~ 1 - delta'
+    ctx = interval_context(64 + max(_log2_inverse(e) for e, _ in counts) + _log2_inverse(1 - delta_prime))  # ln(1/delta') ~ 1 - delta'
     iv_squares, iv_drift = ctx.mpf(0), ctx.mpf(0)
     for e, c in counts:
         x = exact_interval(ctx, e)
@@ -270,7 +264,7 @@ def _target_sign(k: int, delta: sympy.Expr, delta0: sympy.Expr) -> int:
     if delta0 == 0:
         return exact_sign(delta)
     for bits in (128, 1024, 8192):
-        low, high = _ends(_target_interval(_context(bits), k, delta, delta0))
+        low, high = _ends(_target_interval(interval_context(bits), k, delta, delta0))
         if low > 0 or high < 0:
             return 1 if low > 0 else -1
     if delta.is_Rational and delta0.is_Rational and k * (int(delta0.p).bit_length() + int(delta0.q).bit_length()) <= 4 * 10**6:
@@ -311,7 +305,7 @@ def _kov_enclosure(eps: sympy.Expr, k: int, delta: sympy.Expr, delta0: sympy.Exp
 
     Returns (lower, upper, candidate pieces); piece 0 stands for the answer eps' = 0.
     """
-    ctx = _context(bits)
+    ctx = interval_context(bits)
     eps_iv = exact_interval(ctx, eps)
     E = ctx.exp(eps_iv)
     d = _target_interval(ctx, k, delta, delta0)
@@ -386,7 +380,7 @@ def _optimal_epsilon(eps: sympy.Expr, k: int, delta: sympy.Expr,
     not decided or the enclosure is wide; the enclosure is rigorous either way.
     """
     if _target_sign(k, delta, delta0) == 0:  # eps' = k eps exactly
-        return k * eps, *_ends(k * exact_interval(_context(64 + _log2_inverse(eps)), eps))
+        return k * eps, *_ends(k * exact_interval(interval_context(64 + _log2_inverse(eps)), eps))
     bits = 64 + 2 * k.bit_length() + _log2_inverse(eps) + (_log2_inverse(delta) if delta0 != 0 else 0)
     for attempt in range(2):
         low, high, candidates = _kov_enclosure(eps, k, delta, delta0, bits * 4 ** attempt)
