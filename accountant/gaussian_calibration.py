@@ -22,6 +22,7 @@ from scipy.stats import norm
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_positive, require_unit_interval
+from dpcert.proofs.certified_root import certified_root
 from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta
 
 __all__ = ["emd_gaussian_sigma"]
@@ -38,8 +39,10 @@ def emd_gaussian_sigma(alpha: object, delta: object, ell: object = 1) -> BoundRe
     """The smallest per-coordinate sigma (to 1e-9 relative, rounded up) for (alpha, delta)-local d_EM-DP.
 
     sigma solves delta_BW(alpha; ell, sigma) = delta (the supremum over d_EM = w in (0, 1] is at w = 1; see the
-    module docstring). Bisection in floats finds it; the returned value is an exact rational above the root,
-    and delta_BW at it is checked exactly to be <= delta, so the noise it prescribes is never too small.
+    module docstring). :func:`~dpcert.proofs.certified_root.certified_root` finds it: Brent's method on the float
+    delta_BW, then the exact delta_BW checked <= delta; the returned value is a float (an exact rational) at
+    which that check passed, within 1e-9 relative of one where it failed, so the noise it prescribes is never
+    too small and at most 1e-9 relative more than needed.
 
     Args:
         alpha: the d_EM-DP parameter, > 0.
@@ -54,14 +57,11 @@ def emd_gaussian_sigma(alpha: object, delta: object, ell: object = 1) -> BoundRe
     lo, hi = 1e-12 * e, e
     while _float_delta(a, hi, e) > d:
         lo, hi = hi, 2 * hi
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        lo, hi = (lo, mid) if _float_delta(a, mid, e) <= d else (mid, hi)
-        if hi - lo <= 1e-10 * hi:
-            break
-    sigma = sympy.Rational(math.nextafter(hi * (1 + 1e-9), math.inf))
-    while exact_sign(gaussian_delta(alpha, sigma, ell) - delta) > 0:  # floats were off: step outward
-        sigma *= sympy.Rational(1000001, 1000000)
+    # searched up to 2 hi, where the exact delta_BW is far below delta even where the float one is off
+    root = certified_root(lambda s: _float_delta(a, s, e) - d,
+                          lambda s: exact_sign(gaussian_delta(alpha, sympy.Rational(s), ell) - delta) <= 0,
+                          lo, 2 * hi, side="above", rtol=1e-9)
+    sigma = sympy.Rational(root.exact)
     return BoundResult("gaussian-sigma", _SOURCE, sigma, "sigma",
                        note=f"per-coordinate noise; delta_BW(alpha = {alpha}; ell = {ell}, sigma) <= {delta}, attained "
                             "at d_EM = 1; the paper's ell sqrt(1.25 ln(1/delta))/alpha is "
