@@ -7,8 +7,8 @@ safe side. :func:`certified_root` does both halves:
 
 1. scipy's ``brentq`` finds the model's root g on [lo, hi] (the model must be < 0 where certify is
    expected to hold and > 0 where not);
-2. certify is asked from g outward, at the next float and then at steps of the tolerance that grow
-   8-fold, until it holds; if it held at once, from g inward until it fails;
+2. certify is asked at g; from there the search walks outward (if certify failed at g) until it holds,
+   or inward (if it held) until it fails, in steps of the tolerance (at least one float) that grow 8-fold;
 3. bisection on certify narrows that bracket to the tolerance.
 
 Where the model is not finite at the ends, or has no sign change on [lo, hi], step 3 runs from [lo, hi]
@@ -35,7 +35,7 @@ SIDES = ("below", "above")
 (the smallest such x)."""
 
 _GROWTH = 8.0
-"""Each step of a walk away from the model's root is this many times the one before."""
+"""Each step of a walk from the model's root is this many times the one before."""
 
 
 @dataclass(frozen=True)
@@ -116,23 +116,17 @@ def certified_root(model: Callable[[float], float], certify: Callable[[float], b
         return xtol + rtol * abs(x)
 
     guess = _model_root(model, safe, far, xtol, rtol)
-    certified: float = safe
-    uncertified: float | None = far
+    certified, uncertified = safe, far  # ends: asked below only if the walk did not replace them
     if guess is not None:
-        uncertified = None
-        for x in _walk(guess, safe, tolerance(guess), max_steps):  # outward until certify holds
+        holds = ok(guess)  # then walk inward until certify fails, else outward until it holds
+        certified, uncertified = (guess, far) if holds else (safe, guess)
+        for x in _walk(guess, far if holds else safe, tolerance(guess), max_steps):
             if ok(x):
                 certified = x
-                break
-            uncertified = x
-        if uncertified is None:  # held at the first step outward (or the root is the safe end): look inward
-            for x in _walk(guess, far, tolerance(guess), max_steps, first=guess != certified):
-                if not ok(x):
-                    uncertified = x
-                    break
-                certified = x
             else:
-                uncertified = far
+                uncertified = x
+            if ok(x) != holds:
+                break
     if not ok(certified):  # only the safe end can reach here unasked: certify fails on all of [lo, hi]
         name = "lo" if side == "below" else "hi"
         raise InvalidParameterError(f"{name} must be a point where certify holds (side {side!r}): certify fails at "
@@ -174,21 +168,17 @@ def _model_root(model: Callable[[float], float], safe: float, far: float, xtol: 
     return min(max(float(root), min(safe, far)), max(safe, far))
 
 
-def _walk(start: float, end: float, step: float, max_steps: int, *, first: bool = False) -> Iterator[float]:
-    """Points from ``start`` toward ``end``: ``start`` itself if ``first``, the next float, then start moved by
-    ``step``, 8 ``step``, 64 ``step``, ... (at least two floats each), ``end`` last once passed; at most
-    ``max_steps`` points after ``start``."""
-    if first:
-        yield start
+def _walk(start: float, end: float, step: float, max_steps: int) -> Iterator[float]:
+    """Points from ``start`` toward ``end``: start moved by ``step`` (at least to the next float), 8 ``step``,
+    64 ``step``, ..., and ``end`` itself once passed; at most ``max_steps`` points."""
     if start == end:
         return
     direction = 1.0 if end > start else -1.0
-    size = abs(math.nextafter(start, end) - start)
-    size, move = max(step, 2 * size), size
+    move = max(step, abs(math.nextafter(start, end) - start))
     for _ in range(max_steps):
         x = start + direction * move
         if not math.isfinite(x) or (x - end) * direction >= 0:
             yield end
             return
         yield x
-        move, size = size, size * _GROWTH
+        move *= _GROWTH
