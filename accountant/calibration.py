@@ -1,12 +1,14 @@
 """Calibration: the largest local eps0 whose shuffled eps is at most a target, never overshooting.
 
-For a target eps, n users and delta, :func:`calibrate_eps0` bisects over eps0 with one shuffle bound
-(:data:`dpcert.accountant.shuffle.SHUFFLE_METHODS`). An eps0 is accepted only when the bound is a certified
+For a target eps, n users and delta, :func:`calibrate_eps0` searches eps0 with one shuffle bound
+(:data:`dpcert.accountant.shuffle.SHUFFLE_METHODS`): halving and doubling find a bracket, then
+:func:`~dpcert.proofs.certified_root.certified_root` narrows it (Brent's method on the bound's excess over the
+target, bisection where that does not close it). An eps0 is accepted only when the bound is a certified
 upper bound there (``BoundResult.certified_upper``: valid, and ``bounds`` upper or exact; never a lower
 bound such as the exact row for an unspecified randomizer) and that exact upper end is <= the target, so
 the returned eps0 never overshoots: the shuffled mechanism with that eps0 is (target, delta)-DP by the
-chosen theorem. The bounds increase with eps0, so the bisection bracket [eps0, eps0_next) contains the
-largest feasible eps0.
+chosen theorem. The bounds increase with eps0, so the final bracket [eps0, eps0_next), whose ends were
+accepted and refused, contains the largest feasible eps0.
 
 :func:`imola_recipe_alpha0` is the paper's asymptotic recipe for the per-item alpha0 (Imola, Roy
 Chowdhury, Chaudhuri, eqs. (6) local and (7) central); :func:`imola_recipe_check` evaluates it with
@@ -20,13 +22,13 @@ from __future__ import annotations
 import math
 
 import sympy
-from scipy.optimize import brentq
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.shuffle import SHUFFLE_METHODS, shuffle_bound
 from dpcert.accountant.shuffle_closed_forms import imola_theorem_4_4, imola_theorem_4_4_alpha
 from dpcert.accountant.shuffle_common import SOURCES, invalid, require_open_unit, validate_shuffle_inputs
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, require_real
+from dpcert.proofs.certified_root import certified_root
 from dpcert.proofs.rounding import decimal_string
 
 __all__ = [
@@ -52,7 +54,7 @@ CALIBRATION_PARAMETERS: tuple[tuple[str, str, object], ...] = (
     ("delta", "target delta, in (0, 1)", None),
     ("method", "one shuffle bound (" + ", ".join(CALIBRATION_METHODS) + "); default: all", None),
     ("k", "k-ary randomized response (2: binary); omit for any eps0-LDP randomizer", None),
-    ("relative_tolerance", "bisection stops when the bracket is this narrow relative to eps0, in [10^-12, 1/2]",
+    ("relative_tolerance", "the search stops when the bracket is this narrow relative to eps0, in [10^-12, 1/2]",
      "1e-6"),
 )
 """(name, help, default) of every :func:`calibration_family` argument, for a command line."""
@@ -144,21 +146,11 @@ def calibrate_eps0(target_eps: object, n: object, delta: object, *, method: str,
     if hi > ceiling:
         hi = math.inf
     if math.isfinite(hi) and hi - lo > tol * lo:
-        # the bound is smooth in eps0 where valid: Brent's method finds the crossing in a few evaluations, and
-        # two points tol/4 either side of it close the bracket (acceptance stays the exact check of ok)
-        guess = brentq(excess, lo, hi, xtol=tol * lo / 4, disp=False)
-        below, above = max(lo, guess - tol * lo / 4), min(hi, guess + tol * lo / 4)
-        if ok(below)[0]:
-            lo, achieved = below, ok(below)[1]
-        if not ok(above)[0]:
-            hi = above
-    while math.isfinite(hi) and hi - lo > tol * lo:  # bisection, where Brent's estimate did not close it
-        mid = (lo + hi) / 2
-        good, result = ok(mid)
-        if good:
-            lo, achieved = mid, result
-        else:
-            hi = mid
+        # the bound is smooth in eps0 where valid: Brent's method on its float excess finds the crossing in a few
+        # evaluations; acceptance stays the exact check of ok, and bisection closes what Brent's estimate did not
+        root = certified_root(excess, lambda e0: ok(e0)[0], lo, hi, side="below", rtol=tol)
+        lo, hi = root.certified, root.uncertified
+        achieved = ok(lo)[1]
     note = (f"certified {method} eps at this eps0: <= {decimal_string(achieved.certified_upper, 10)} <= target "
             f"{target}; the largest feasible eps0 is in [{lo!r}, {hi!r})")
     return BoundResult(method, source, _rational(lo), "eps0", True, note, bounds="lower")
@@ -234,9 +226,10 @@ def calibrate_imola_alpha0(alpha: object, m: object, delta: object, *, n: object
 
     Uses delta_in = delta e^-alpha (then delta_out = delta_in e^{h(M; m, m)} <= delta since
     h(M; m, m) <= alpha) and requires Theorem 4.3's condition alpha0 < ln(M / (16 ln(4m/delta_in))).
-    alpha(alpha0) increases with alpha0, so bisection finds the largest one; the returned value is a
-    rational at which both conditions were confirmed exactly, so a lower bound on the largest alpha0
-    (``bounds="lower"``).
+    alpha(alpha0) increases with alpha0, so the conditions hold on an interval (0, alpha0*]:
+    :func:`~dpcert.proofs.certified_root.certified_root` finds its end with Brent's method on alpha in floats and
+    confirms both conditions exactly; the returned value is a rational at which they were confirmed, within
+    ``relative_tolerance`` of one where they fail, so a lower bound on the largest alpha0 (``bounds="lower"``).
     """
     target, m, delta, n = _imola_inputs(alpha, m, delta, n)
     delta_in = delta * sympy.exp(-target)
@@ -253,13 +246,15 @@ def calibrate_imola_alpha0(alpha: object, m: object, delta: object, *, n: object
         return (exact_sign(limit - a) > 0
                 and exact_sign(imola_theorem_4_4_alpha(a, mm, delta_in, M) - target) <= 0)
 
-    lo, hi = 0.0, float(limit.evalf(20))
-    while hi - lo > relative_tolerance * max(lo, 1e-300):
-        mid = (lo + hi) / 2
-        if ok(mid):
-            lo = mid
-        else:
-            hi = mid
+    # Theorem 4.4's alpha - target in floats, a guide for Brent's method (alpha written so that it cannot overflow
+    # below the limit, where e^alpha0 < M): 4 m alpha0 e^(alpha0/2) (sqrt(ln(4m/delta_in)/M) + e^(alpha0/2)/M)
+    log_ratio, size, goal = float(sympy.log(4 * mm / delta_in).evalf(30)), float(M), float(target)
+
+    def excess(a0: float) -> float:
+        return 4 * m * a0 * math.exp(a0 / 2) * (math.sqrt(log_ratio / size) + math.exp(a0 / 2) / size) - goal
+
+    root = certified_root(excess, ok, 0.0, float(limit.evalf(20)), side="below", rtol=relative_tolerance)
+    lo = root.certified
     if lo == 0.0:
         return invalid(name, "no alpha0 > 0 meets the target", bounds="lower")
     value = _rational(lo)
