@@ -33,6 +33,7 @@ from dpcert.accountant.shuffle_common import (
 )
 from dpcert.accountant.shuffle_intervals import iv_evaluate
 from dpcert.mechanisms.parameters import UndecidedSignError, exact_sign, require_int, require_positive
+from dpcert.proofs.certified_root import certified_root
 
 __all__ = [
     "efmrtt19",
@@ -233,10 +234,12 @@ def imola_theorem_4_3_at_delta(alpha0: object, m: object, delta: object, *, l0: 
                                l1: object = None) -> BoundResult:
     """Theorem 4.3 with the output delta fixed: the internal delta_in is chosen with delta_in e^alpha <= delta.
 
-    delta_in = e^L with L a rational found by float bisection on L + alpha(e^L) = ln delta (the lower end
-    of the bracket is pushed down until the left side is negative: alpha grows with l0, so delta_in may lie
-    far below delta), then confirmed: the validity condition exactly at delta_in, and L + alpha <= ln delta
-    in interval arithmetic (L is stepped down until it is). alpha(delta_in) is returned.
+    delta_in = e^L with L the largest rational (to 10^-12 relative) at which L + alpha(e^L) <= ln delta holds
+    in outward-rounded interval arithmetic, found by
+    :func:`~dpcert.proofs.certified_root.certified_root`: Brent's method on the left side in floats (the
+    lower end of the bracket is pushed down until it is negative: alpha grows with l0, so delta_in may lie far
+    below delta), then the interval check. The validity condition is then decided exactly at delta_in, and
+    alpha(delta_in) is returned.
     """
     alpha0, m, delta, l0, l1 = _imola_inputs(alpha0, m, delta, l0, l1)
     log_delta = float(sympy.log(delta).evalf(30))
@@ -246,29 +249,24 @@ def imola_theorem_4_3_at_delta(alpha0: object, m: object, delta: object, *, l0: 
         K = 8 * math.sqrt(math.exp(a0) * (math.log(4 * l0) - log_din) / m) + 8 * math.exp(a0) / m
         return log_din + l0 * math.log1p(math.tanh(z / 2) * K) - log_delta
 
+    def certified(log_din: float) -> bool:
+        """L + alpha(e^L) <= ln delta, in outward-rounded interval arithmetic at the exact L."""
+        L = sympy.Rational(log_din)
+        alpha = iv_evaluate(imola_alpha(alpha0, sympy.Integer(m), sympy.exp(L), sympy.Integer(l0), l1))[1]
+        return iv_evaluate(L + alpha - sympy.log(delta))[1] <= 0
+
     gap = 50.0
     while excess(log_delta - gap) > 0:
         gap *= 2
         if gap > 1e300:
             return invalid("imola-thm4.3", "no internal delta with delta_in e^alpha <= delta exists in float range")
-    lo, hi = log_delta - gap, log_delta
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if excess(mid) <= 0:
-            lo = mid
-        else:
-            hi = mid
-    L = sympy.Rational(lo)
-    for _ in range(60):
-        result = _imola_result(alpha0, m, sympy.exp(L), l0, l1)
-        if not result.valid:
-            return invalid("imola-thm4.3", result.note + f" (at delta_in = e^{float(L):.6g}, chosen so that "
-                                                         "delta_in e^alpha <= delta)")
-        if iv_evaluate(L + result.upper_value - sympy.log(delta))[1] <= 0:
-            break
-        L -= abs(L) * sympy.Rational(1, 10**9) + sympy.Rational(1, 10**12)
-    else:
-        return invalid("imola-thm4.3", "could not confirm delta_in e^alpha <= delta in interval arithmetic")
+    # from ln delta - 2 gap, where the left side is below ln delta by about gap whatever the floats' error
+    L = sympy.Rational(certified_root(excess, certified, log_delta - 2 * gap, log_delta, side="below",
+                                      rtol=1e-12).exact)
+    result = _imola_result(alpha0, m, sympy.exp(L), l0, l1)
+    if not result.valid:
+        return invalid("imola-thm4.3", result.note + f" (at delta_in = e^{float(L):.6g}, chosen so that "
+                                                     "delta_in e^alpha <= delta)")
     note = (f"Theorem 4.3 with delta_in = e^{float(L):.6g} so that the output delta_in e^alpha <= {delta} "
             f"(checked exactly: outward-rounded interval arithmetic); " + result.note.split("; output delta")[0])
     return BoundResult("imola-thm4.3", SOURCES["imola-thm4.3"], result.value, "eps", True, note,
