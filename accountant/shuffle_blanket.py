@@ -34,26 +34,29 @@ uv >= gamma*(u + v) - gamma*^2).
 grows with log2(1/eps), log2(1/eps0), log2 n and log2(1/gamma), and doubles while the interval is wide),
 bracketed by the first point of a geometric scan from below where the bound drops under delta
 (the bound need not be monotone: near eps0, b -> 0 and the Bennett form tends to a positive constant).
-The root is then certified: the reported upper end is a rational eps at which the bound, evaluated in
-mpmath interval arithmetic, is <= delta (stepping outward from the root until it is), and the lower end
-a point below the root where the interval bound is > delta, so [lower, upper] contains a crossing of the
-bound with delta. Where the bound stays above delta for every eps < eps0 the row is invalid and says so
-(the blanket bound gives no amplification there; no-amplification gives eps0).
+The root is then certified by :func:`~dpcert.proofs.certified_root.certified_root`: the reported upper end
+is a rational eps at which the bound, evaluated in mpmath interval arithmetic, is <= delta (the smallest
+such float found from the root, to 10^-12 relative, taken as the decimal it prints as, which is how dpcert
+reads a float back), and the lower end the largest such point found below it where the interval bound is
+> delta, so [lower, upper] contains a crossing of the bound with delta. Where
+the bound is not certified <= delta at any eps < eps0 the row is invalid and says so (the blanket bound
+gives no amplification there; no-amplification gives eps0).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 import sympy
 from mpmath.ctx_iv import MPIntervalContext
-from scipy.optimize import brentq
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.shuffle_common import interval_result, invalid, randomizer_label, validate_shuffle_inputs
 from dpcert.accountant.shuffle_intervals import enclose, iv_exact
 from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, to_exact
+from dpcert.proofs.certified_root import certified_root
 
 __all__ = ["blanket_delta", "blanket_hoeffding", "blanket_bennett"]
 
@@ -223,25 +226,36 @@ def _blanket(kind: str, eps0: object, n: object, delta: object, k: object) -> Bo
     if bracket is None:
         return invalid(name, none_below)
 
-    root = brentq(_log_gap, *bracket, args=(kind, eps0_lo, x.n, x.k, d_lo), xtol=1e-300, rtol=1e-13, maxiter=200)
-    step = 1e-12 * root
-    while root + step < eps0_lo:
-        upper = root + step
-        if _certified(kind, upper, x.eps0, x.n, x.k) <= d_lo:
-            break
-        step *= 8
-    else:
+    below, above = bracket
+
+    @functools.cache
+    def scanned_gap(eps: float) -> float:
+        return _log_gap(eps, kind, eps0_lo, x.n, x.k, d_lo)
+
+    def gap(eps: float) -> float:
+        """The float model, trusted on the scan's bracket only (constant outside it)."""
+        return scanned_gap(min(max(eps, below), above))
+
+    def at_most_delta(eps: float) -> bool:
+        """The bound at the decimal eps prints as (how dpcert reads a float back) is <= delta in interval
+        arithmetic (0 for eps >= eps0: L <= 0 there)."""
+        exact = sympy.Rational(repr(eps))
+        return exact_sign(exact - x.eps0) >= 0 or _certified(kind, exact, x.eps0, x.n, x.k) <= d_lo
+
+    def above_delta(eps: float) -> bool:
+        """The bound at the decimal eps prints as is > delta in interval arithmetic (at eps = 0 it diverges)."""
+        return eps <= 0 or _certified(kind, sympy.Rational(repr(eps)), x.eps0, x.n, x.k, lower=True) > d_hi
+
+    upper = certified_root(gap, at_most_delta, below, enclose(x.eps0)[1], side="above", rtol=1e-12).certified
+    if exact_sign(sympy.Rational(repr(upper)) - x.eps0) >= 0:
         return invalid(name, f"the blanket {kind} bound could not be certified <= delta at any eps < eps0 (its "
-                             f"float model crosses delta at eps = {root:.6g}); no-amplification gives eps0")
-    lower, step = 0.0, 1e-12 * root
-    while root - step > bracket[0] / 2:
-        if _certified(kind, root - step, x.eps0, x.n, x.k, lower=True) > d_hi:
-            lower = root - step
-            break
-        step *= 8
+                             f"float model crosses delta between eps = {below:.6g} and {above:.6g}); "
+                             "no-amplification gives eps0")
+    # below the upper end, guided by it: the bound's crossing lies just under it
+    lower = certified_root(lambda eps: eps - upper, above_delta, 0.0, upper, side="below", rtol=1e-12).certified
     note = (f"{randomizer_label(x.k)}; gamma = {'e^-eps0' if x.k is None else 'k/(e^eps0+k-1)'}; the bound is "
             f"certified <= delta at upper" + (" and > delta at lower (a crossing lies between)" if lower else ""))
-    return interval_result(name, lower, upper, note)
+    return interval_result(name, sympy.Rational(repr(lower)), sympy.Rational(repr(upper)), note)
 
 
 def blanket_hoeffding(eps0: object, n: object, delta: object, *, k: object = None) -> BoundResult:
