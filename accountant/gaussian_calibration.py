@@ -40,9 +40,10 @@ def emd_gaussian_sigma(alpha: object, delta: object, ell: object = 1) -> BoundRe
 
     sigma solves delta_BW(alpha; ell, sigma) = delta (the supremum over d_EM = w in (0, 1] is at w = 1; see the
     module docstring). :func:`~dpcert.proofs.certified_root.certified_root` finds it: Brent's method on the float
-    delta_BW, then the exact delta_BW checked <= delta; the returned value is a float (an exact rational) at
-    which that check passed, within 1e-9 relative of one where it failed, so the noise it prescribes is never
-    too small and at most 1e-9 relative more than needed.
+    delta_BW, then the exact delta_BW checked <= delta at the decimal a float prints as (how dpcert reads a
+    float back); the returned value is that decimal for a float at which the check passed, within 1e-9
+    relative of one where it failed, so the noise it prescribes is never too small and at most 1e-9 relative
+    more than needed.
 
     Args:
         alpha: the d_EM-DP parameter, > 0.
@@ -59,9 +60,9 @@ def emd_gaussian_sigma(alpha: object, delta: object, ell: object = 1) -> BoundRe
         lo, hi = hi, 2 * hi
     # searched up to 2 hi, where the exact delta_BW is far below delta even where the float one is off
     root = certified_root(lambda s: _float_delta(a, s, e) - d,
-                          lambda s: exact_sign(gaussian_delta(alpha, sympy.Rational(s), ell) - delta) <= 0,
+                          lambda s: exact_sign(gaussian_delta(alpha, sympy.Rational(repr(s)), ell) - delta) <= 0,
                           lo, 2 * hi, side="above", rtol=1e-9)
-    sigma = sympy.Rational(root.exact)
+    sigma = sympy.Rational(repr(root.certified))
     return BoundResult("gaussian-sigma", _SOURCE, sigma, "sigma",
                        note=f"per-coordinate noise; delta_BW(alpha = {alpha}; ell = {ell}, sigma) <= {delta}, attained "
                             "at d_EM = 1; the paper's ell sqrt(1.25 ln(1/delta))/alpha is "
