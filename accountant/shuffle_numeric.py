@@ -50,9 +50,10 @@ exact D_{e^eps}(P || Q); the upper end is a valid delta for the shuffled mechani
 
 **Locating eps.** scipy's ``brentq`` solves ln D(eps) = ln delta on a float64 model of the same sum
 (vectorised: Pr[C = c] and T_c by cumulative sums of the recurrences above, B_c from scipy's binomial
-pmf). The root is only a starting point: the reported upper end is a rational eps_u
-slightly above it at which one rigorous sweep proves D <= delta, so it is a valid eps for the shuffled
-mechanism (stepping further out until it does, and eps0 itself, where D = 0 exactly, at the latest). The
+pmf). The root is only a starting point (:func:`~dpcert.proofs.certified_root.certified_root`): the reported
+upper end is a rational eps_u near it at which a rigorous sweep proves D <= delta, so it is a valid eps for
+the shuffled mechanism; eps_u is the decimal a float prints as (how dpcert reads a float back), within
+10^-9 relative of a float where the sweep does not prove it (or eps0 itself, where D = 0 exactly). The
 same sweep yields, for the events S_c it used, a lower bound P(S) - e^eps' Q(S) on the divergence at every
 eps' (each h_c is a maximum over events); the reported lower end is where that line (P(S) - Q(S), summed
 directly, rounded down; Q(S) up) meets delta, so the exact numerical-bound eps lies in [lower, upper].
@@ -70,7 +71,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import sympy
-from scipy.optimize import brentq
 from scipy.stats import binom
 
 from dpcert.accountant.bound_result import BoundResult
@@ -84,6 +84,7 @@ from dpcert.accountant.shuffle_intervals import down, enclose, iv_exact, iv_to_f
 from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.proofs.log_factorial import log_factorial
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, range_text, require_positive, to_exact
+from dpcert.proofs.certified_root import certified_root
 
 __all__ = [
     "CloneDelta",
@@ -468,7 +469,7 @@ def clone_delta(eps: object, eps0: object, n: object, *, variant: str = "fmt21",
 
 
 # ---------------------------------------------------------------------------------------------
-# Locating eps: brentq on a float64 model, then one rigorous sweep
+# Locating eps: brentq on a float64 model, then rigorous sweeps
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -507,21 +508,6 @@ class _Model:
         return float(np.sum(np.exp(self.log_w) * h))
 
 
-def _root(model: _Model, delta: float) -> float:
-    """The eps in (0, eps0) where the model's divergence equals delta (brentq on its logarithm); 0 if the
-    divergence is already <= delta at eps = 0."""
-    def gap(eps: float) -> float:
-        d = model.delta(eps)
-        return (math.log(d) if d > 0 else -800.0) - math.log(delta)
-
-    if gap(0.0) <= 0:
-        return 0.0
-    top = model.eps0 * (1 - 1e-12)
-    if gap(top) > 0:
-        return top
-    return brentq(gap, 0.0, top, xtol=1e-300, rtol=1e-13, maxiter=200)
-
-
 def clone_epsilon(eps0: object, n: object, delta: object, *, variant: str = "fmt21",
                   relative_margin: float = 1e-9) -> tuple[sympy.Expr, sympy.Expr, CloneDelta]:
     """Certified enclosure [lower, upper] of the clone-bound eps at target ``delta``.
@@ -530,8 +516,9 @@ def clone_epsilon(eps0: object, n: object, delta: object, *, variant: str = "fmt
     (so it is a valid eps of the shuffled mechanism), or eps0, where D = 0 exactly. ``lower`` comes from
     the same sweep: for the events S_c used there, D_{e^eps'}(P || Q) >= P(S) - e^eps' Q(S) for every
     eps', and ``lower`` is the eps' where the rigorous lower bound of that line equals delta, so the
-    exact numerical-bound eps (where D = delta) is >= lower. Returns (lower, upper, the delta enclosure
-    at upper).
+    exact numerical-bound eps (where D = delta) is >= lower. ``upper`` lies within ``relative_margin``
+    (relative) of an eps where the sweep does not prove D <= delta. Returns (lower, upper, the delta
+    enclosure at upper).
 
     Raises:
         InvalidParameterError: an argument outside its range, or (n, eps0, delta) outside the numerical
@@ -551,7 +538,24 @@ def _certified_epsilon(n: int, clones: _Clones, delta: sympy.Expr,
     eps0_lo = enclose(clones.eps0)[0]
     budget = _budget(delta)
     c_lo, c_hi, _, _ = _window(n, clones, budget)
-    guess = _root(_Model.build(n, clones, c_lo, c_hi), (d_lo + d_hi) / 2)
+    model = _Model.build(n, clones, c_lo, c_hi)
+    log_delta = math.log((d_lo + d_hi) / 2)
+    sweeps: dict[float, tuple[CloneDelta, float, float]] = {}
+
+    def gap(eps: float) -> float:
+        """ln of the float model's divergence minus ln delta (a divergence of 0 counts as e^-800)."""
+        d = model.delta(eps)
+        return (math.log(d) if d > 0 else -800.0) - log_delta
+
+    def swept(eps: float) -> tuple[CloneDelta, float, float]:
+        """One rigorous sweep at the decimal ``eps`` prints as (how dpcert reads a float back)."""
+        if eps not in sweeps:
+            sweeps[eps] = _delta_enclosure(n, clones, sympy.Rational(repr(eps)), budget)
+        return sweeps[eps]
+
+    def at_most_delta(eps: float) -> bool:
+        """D <= delta proved at the decimal eps prints as: exactly (D = 0) at eps >= eps0, else by a sweep."""
+        return exact_sign(sympy.Rational(repr(eps)) - clones.eps0) >= 0 or swept(eps)[0].upper <= d_lo
 
     def line_lower(gs_lo: float, qs_hi: float) -> sympy.Expr:
         """Where the rigorous lower line gs_lo - (e^eps' - 1) qs_hi meets delta_hi (0 if it never does for eps' > 0)."""
@@ -562,22 +566,13 @@ def _certified_epsilon(n: int, clones: _Clones, delta: sympy.Expr,
             return sympy.Rational(min(max(0.0, log_t), eps0_lo))
         return sympy.Integer(0)
 
-    if guess == 0.0:
-        enclosure, _, _ = _delta_enclosure(n, clones, 0, budget)
-        if enclosure.upper <= d_lo:
-            return sympy.Integer(0), sympy.Integer(0), enclosure
-    margin = max(relative_margin * guess, eps0_lo * 1e-15)
-    while True:
-        candidate = guess + margin
-        if candidate >= eps0_lo:
-            break
-        enclosure, gs_lo, qs_hi = _delta_enclosure(n, clones, candidate, budget)
-        if enclosure.upper <= d_lo:
-            return line_lower(gs_lo, qs_hi), sympy.Rational(candidate), enclosure
-        margin = max(margin * 8, guess * 1e-12)
+    root = certified_root(gap, at_most_delta, 0.0, enclose(clones.eps0)[1], side="above", rtol=relative_margin)
+    upper = sympy.Rational(repr(root.certified))
+    if exact_sign(upper - clones.eps0) < 0:
+        enclosure, gs_lo, qs_hi = swept(root.certified)
+        return line_lower(gs_lo, qs_hi), upper, enclosure
     # no eps below eps0 certified: at eps0 every h_c is 0 exactly, so D = 0 <= delta
-    probe = eps0_lo * (1 - 1e-9)
-    _, gs_lo, qs_hi = _delta_enclosure(n, clones, probe, budget)
+    _, gs_lo, qs_hi = _delta_enclosure(n, clones, eps0_lo * (1 - 1e-9), budget)
     return line_lower(gs_lo, qs_hi), clones.eps0, CloneDelta(0.0, 0.0, (0, n - 1), 0.0)
 
 
