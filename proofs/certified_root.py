@@ -159,13 +159,16 @@ def _finite(name: str, value: object) -> float:
 
 def _model_root(model: Callable[[float], float], safe: float, far: float, xtol: float, rtol: float) -> float | None:
     """brentq's root of ``model`` between the ends, to a quarter of the tolerance; None without a sign change
-    (model(safe) <= 0 <= model(far), not both 0) or with a non-finite value at an end."""
+    (model(safe) <= 0 <= model(far), not both 0), with a non-finite value at an end, or a NaN on the way."""
     at_safe, at_far = float(model(safe)), float(model(far))
     if not (math.isfinite(at_safe) and math.isfinite(at_far) and at_safe <= 0 <= at_far and at_safe < at_far):
         return None
-    root = brentq(model, min(safe, far), max(safe, far), xtol=max(xtol / 4, 2.0 ** -1074),
-                  rtol=max(rtol / 4, 4 * math.ulp(1.0)), maxiter=200, disp=False)
-    return min(max(float(root), min(safe, far)), max(safe, far))
+    try:
+        root = float(brentq(model, min(safe, far), max(safe, far), xtol=max(xtol / 4, 2.0 ** -1074),
+                            rtol=max(rtol / 4, 4 * math.ulp(1.0)), maxiter=200, disp=False))
+    except ValueError:  # scipy stops at a NaN inside the bracket
+        return None
+    return min(max(root, min(safe, far)), max(safe, far)) if math.isfinite(root) else None
 
 
 def _walk(start: float, end: float, step: float, max_steps: int) -> Iterator[float]:

@@ -128,8 +128,9 @@ def test_a_shifted_model_still_gives_a_certified_tight_point(shift, side):
     assert _problems(result, holds, root, side, 0.0, 1e-10) == []
 
 
-@pytest.mark.parametrize("model", [lambda x: 1.0, lambda x: -1.0, lambda x: math.nan, lambda x: 2 - x * x],
-                         ids=["positive", "negative", "nan", "reversed"])
+@pytest.mark.parametrize("model", [lambda x: 1.0, lambda x: -1.0, lambda x: math.nan, lambda x: 2 - x * x,
+                                   lambda x: math.nan if 0.5 < x < 1.9 else x - 1.2],
+                         ids=["positive", "negative", "nan", "reversed", "nan-inside"])
 def test_a_model_without_a_usable_sign_change_falls_back_to_bisection(model):
     holds = lambda x: x < 0 or Fraction(x) ** 2 <= 2  # noqa: E731
     result = certified_root(model, holds, 0.0, 2.0, side="below", rtol=1e-12)
