@@ -7,10 +7,11 @@ The one-sided Clopper–Pearson bounds for k successes in n Bernoulli trials at 
 
 P(Bin(n, p) >= k) increases in p, so a float b is a valid lower bound (b <= p_lo) iff
 P(Bin(n, b) >= k) <= alpha, and u is a valid upper bound iff P(Bin(n, u) <= k) <= alpha. scipy's beta
-quantiles give a fast first guess (at n = 1e8 it can be ~3e-7 relative on the unsafe side, e.g. k = 1000);
-:func:`cp_lower` and :func:`cp_upper` move it outward until its tail is *proved* to be <= alpha
-(:func:`_tail_certified`), so neither bound can cross the exact one whatever scipy's error. Only exact
-integer arithmetic and mpmath interval arithmetic (outward rounding) enter the proof.
+quantiles locate the crossing, a guide that may err on the unsafe side (at n = 1e8 it can be ~3e-7 relative
+too far in, e.g. k = 1000); :func:`~dpcert.proofs.certified_root.certified_root` then returns the float
+nearest the crossing whose tail is *proved* to be <= alpha (:func:`_tail_certified`), to 2^-36 in logit
+units, so neither bound can cross the exact one whatever scipy's error. Only exact integer arithmetic and mpmath interval arithmetic (outward rounding)
+enter the proof.
 
 References: Clopper and Pearson, "The use of confidence or fiducial limits illustrated in the case of
 the binomial" (Biometrika 1934); Bichsel et al., "DP-Sniper" (S&P 2021), Section 5 (the eps lower bound
@@ -30,6 +31,7 @@ from mpmath.libmp import from_int, mpf_gt, round_floor, to_float
 from scipy.stats import beta
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.proofs.certified_root import certified_root
 from dpcert.proofs.log_factorial import log_factorial
 
 __all__ = ["cp_lower", "cp_upper", "eps_lower_bound"]
@@ -43,19 +45,21 @@ _FIXED_BITS = 96
 _CHECK_EVERY = 32
 """How often (in terms) the running sum is compared with the thresholds."""
 
-_SHIFTS = tuple(2.0 ** e for e in range(-40, 13, 4))
-"""Outward moves from scipy's guess tried in turn, in logit units: 2^-40, 2^-36, ..., 2^12."""
-
 _RESOLUTION = 2.0 ** -36
-"""When a move past the first is needed, bisection narrows it to this (logit units; ~ relative 1.5e-11)."""
+"""The bounds are certified within this of an uncertified float (logit units; ~ relative 1.5e-11 to p near 0
+and to 1 - p near 1)."""
+
+_LOGIT_END = 750.0
+"""The bounds are searched in logit units x = log(p / (1 - p)) in [-750, 750]: every float in (0, 1), and 0
+and 1 themselves at the ends."""
 
 
 def cp_lower(k: int, n: int, alpha: float) -> float:
     """One-sided lower Clopper–Pearson bound: a float b <= p_lo, P(Bin(n, p_lo) >= k) = alpha.
 
     p_lo is the alpha quantile of Beta(k, n - k + 1); b <= p holds with probability >= 1 - alpha over the
-    draw of k ~ Bin(n, p) (Clopper and Pearson 1934). scipy's ``beta.ppf`` is the first guess, moved
-    down until its binomial tail is certified <= alpha (see :func:`_moved_outward`); 0 if none is.
+    draw of k ~ Bin(n, p) (Clopper and Pearson 1934). b is the largest float found whose binomial tail is
+    certified <= alpha, guided by scipy's ``beta.ppf`` (see :func:`_certified_in_logit`); 0 if none is.
 
     Args:
         k: successes, an integer in [0, n] (k = 0 gives 0).
@@ -75,8 +79,8 @@ def cp_upper(k: int, n: int, alpha: float) -> float:
     """One-sided upper Clopper–Pearson bound: a float u >= p_hi, P(Bin(n, p_hi) <= k) = alpha.
 
     p_hi is the 1 - alpha quantile of Beta(k + 1, n - k); u >= p holds with probability >= 1 - alpha over
-    the draw of k ~ Bin(n, p) (Clopper and Pearson 1934). scipy's ``beta.isf`` is the first guess, moved
-    up until its binomial tail is certified <= alpha (see :func:`_moved_outward`); 1 if none is.
+    the draw of k ~ Bin(n, p) (Clopper and Pearson 1934). u is the smallest float found whose binomial tail
+    is certified <= alpha, guided by scipy's ``beta.isf`` (see :func:`_certified_in_logit`); 1 if none is.
 
     Args:
         k: successes, an integer in [0, n] (k = n gives 1).
@@ -113,8 +117,8 @@ def _cp_lower(k: int, n: int, alpha: float) -> float:
     """:func:`cp_lower` of checked input; memoised, as audits and their rechecks repeat the same counts."""
     if k == 0:
         return 0.0
-    guess = float(beta.ppf(alpha, k, n - k + 1))
-    return _moved_outward(guess, -1, lambda b: _lower_is_valid(k, n, alpha, b))
+    return _certified_in_logit(float(beta.ppf(alpha, k, n - k + 1)), lambda b: _lower_is_valid(k, n, alpha, b),
+                               side="below")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -122,8 +126,8 @@ def _cp_upper(k: int, n: int, alpha: float) -> float:
     """:func:`cp_upper` of checked input; memoised like :func:`_cp_lower`."""
     if k == n:
         return 1.0
-    guess = float(beta.isf(alpha, k + 1, n - k))
-    return _moved_outward(guess, 1, lambda u: _upper_is_valid(k, n, alpha, u))
+    return _certified_in_logit(float(beta.isf(alpha, k + 1, n - k)), lambda u: _upper_is_valid(k, n, alpha, u),
+                               side="above")
 
 
 def _checked(k: object, n: object, alpha: object) -> tuple[int, int, float]:
@@ -147,48 +151,31 @@ def _checked(k: object, n: object, alpha: object) -> tuple[int, int, float]:
     return k, n, rounded
 
 
-def _moved_outward(guess: float, direction: int, is_valid: Callable[[float], bool]) -> float:
-    """The bound nearest ``guess`` found certified, moving down (direction -1) or up (+1); else 0 or 1.
+def _certified_in_logit(guess: float, is_valid: Callable[[float], bool], *, side: str) -> float:
+    """The bound nearest the crossing that ``is_valid`` certifies: the largest such float (side "below") or the
+    smallest (side "above"); else 0 or 1, which are trivially valid.
 
-    Moves are in logit units, x = log(p / (1 - p)), so a move of s changes p by about s * p (1 - p):
-    relative to p near 0 and to 1 - p near 1. The moves in _SHIFTS are tried in turn; if the first
-    certified one is not the smallest, bisection between it and the last uncertified one narrows the
-    gap to _RESOLUTION. Every value returned is certified (or is the trivial bound).
+    The search runs in logit units, x = log(p / (1 - p)), so its resolution :data:`_RESOLUTION` is relative to
+    p near 0 and to 1 - p near 1. scipy's quantile ``guess`` only guides it: the model handed to
+    :func:`~dpcert.proofs.certified_root.certified_root` is the logit distance to it (a guess that is not in
+    (0, 1), such as NaN, gives no model, and the search bisects). Every value returned is certified (or is
+    the trivial bound).
     """
-    trivial = 0.0 if direction < 0 else 1.0
-    if math.isnan(guess):
-        return trivial
-    guess = min(max(guess, math.ulp(0.0)), math.nextafter(1.0, 0.0))
-    start = math.log(guess) - math.log1p(-guess)
+    trivial = 0.0 if side == "below" else 1.0
 
-    verdicts: dict[float, bool] = {}  # near 0 or 1 several shifts can round to the same float
+    def certified(x: float) -> bool:
+        p = _expit(x)
+        return p == trivial or (0.0 < p < 1.0 and is_valid(p))
 
-    def moved(shift: float) -> float:
-        x = start + direction * shift
-        return 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
+    centre = math.log(guess) - math.log1p(-guess) if 0.0 < guess < 1.0 else math.nan
+    root = certified_root(lambda x: (x - centre) if side == "below" else (centre - x), certified, -_LOGIT_END,
+                          _LOGIT_END, side=side, xtol=_RESOLUTION, rtol=0.0)
+    return _expit(root.certified)
 
-    def certified(candidate: float) -> bool:
-        if candidate == trivial:  # moved all the way
-            return True
-        if not 0.0 < candidate < 1.0:  # rounded to the wrong end: never certified
-            return False
-        if candidate not in verdicts:
-            verdicts[candidate] = is_valid(candidate)
-        return verdicts[candidate]
 
-    inside = None  # the largest shift tried that is not certified
-    for outside in _SHIFTS:  # the last shift, 2^12, moves any float to 0 or 1
-        candidate = moved(outside)
-        if certified(candidate):
-            break
-        inside = outside
-    while inside is not None and outside - inside > _RESOLUTION:
-        middle = (inside + outside) / 2
-        if certified(moved(middle)):
-            outside, candidate = middle, moved(middle)
-        else:
-            inside = middle
-    return candidate
+def _expit(x: float) -> float:
+    """1 / (1 + e^-x) in floats (0 and 1 far out), the same float every time for the same x."""
+    return 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
 
 
 def _lower_is_valid(k: int, n: int, alpha: float, b: float) -> bool:
