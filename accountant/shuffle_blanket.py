@@ -38,9 +38,9 @@ The root is then certified by :func:`~dpcert.proofs.certified_root.certified_roo
 is a rational eps at which the bound, evaluated in mpmath interval arithmetic, is <= delta (the smallest
 such float found from the root, to 10^-12 relative, taken as the decimal it prints as, which is how dpcert
 reads a float back), and the lower end the largest such point found below it where the interval bound is
-> delta, so [lower, upper] contains a crossing of the bound with delta. Where
-the bound is not certified <= delta at any eps < eps0 the row is invalid and says so (the blanket bound
-gives no amplification there; no-amplification gives eps0).
+> delta, so [lower, upper] contains a crossing of the bound with delta. Where the bound is not certified
+<= delta at any eps < eps0 the row is invalid and says so (the blanket bound gives no amplification there;
+no-amplification gives eps0).
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ P(Bin(n, b) >= k) <= alpha, and u is a valid upper bound iff P(Bin(n, u) <= k) <
 quantiles locate the crossing, a guide that may err on the unsafe side (at n = 1e8 it can be ~3e-7 relative
 too far in, e.g. k = 1000); :func:`~dpcert.proofs.certified_root.certified_root` then returns the float
 nearest the crossing whose tail is *proved* to be <= alpha (:func:`_tail_certified`), to 2^-36 in logit
-units, so neither bound can cross the exact one whatever scipy's error. Only exact integer arithmetic and mpmath interval arithmetic (outward rounding)
-enter the proof.
+units, so neither bound can cross the exact one whatever scipy's error. Only exact integer arithmetic and
+mpmath interval arithmetic (outward rounding) enter the proof.
 
 References: Clopper and Pearson, "The use of confidence or fiducial limits illustrated in the case of
 the binomial" (Biometrika 1934); Bichsel et al., "DP-Sniper" (S&P 2021), Section 5 (the eps lower bound
