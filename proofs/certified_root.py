@@ -11,9 +11,12 @@ safe side. :func:`certified_root` does both halves:
    or inward (if it held) until it fails, in steps of the tolerance (at least one float) that grow 8-fold;
 3. bisection on certify narrows that bracket to the tolerance.
 
-Where the model is not finite at the ends, or has no sign change on [lo, hi], step 3 runs from [lo, hi]
-itself. The result is a point at which certify returned True, so it is as safe as certify: the model only
-chooses the points at which certify is asked, and a wrong model costs evaluations, never soundness.
+Where the model is not finite at the ends, has no sign change on [lo, hi] or gives NaN on the way, step 3
+runs from [lo, hi] itself. The result is a point at which certify returned True, so it is as safe as
+certify: the model only chooses the points at which certify is asked, and a wrong model costs evaluations,
+never soundness. A result published as a float is read back as the decimal it prints as
+(:func:`~dpcert.mechanisms.parameters.to_exact`), which can lie half a float on the unsafe side; such a
+caller certifies that decimal, ``Fraction(repr(x))``, which is monotone in x too.
 """
 
 from __future__ import annotations

@@ -122,7 +122,10 @@ def test_nth_roots_against_50_digits(t, n):
 def test_a_shifted_model_still_gives_a_certified_tight_point(shift, side):
     """The model's root is sqrt(2) + shift, possibly far on the unsafe side; certify is exact."""
     root = MP.sqrt(2)
-    holds = (lambda x: x < 0 or Fraction(x) ** 2 <= 2) if side == "below" else (lambda x: x > 0 and Fraction(x) ** 2 >= 2)
+    if side == "below":
+        holds = lambda x: x < 0 or Fraction(x) ** 2 <= 2  # noqa: E731
+    else:
+        holds = lambda x: x > 0 and Fraction(x) ** 2 >= 2  # noqa: E731
     sign = 1.0 if side == "below" else -1.0
     result = certified_root(lambda x: sign * (x - math.sqrt(2) - shift), holds, -10.0, 10.0, side=side, rtol=1e-10)
     assert _problems(result, holds, root, side, 0.0, 1e-10) == []
