@@ -17,7 +17,7 @@ import sympy
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.mechanisms.exact_arithmetic import exact_max, exact_sign
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, to_exact
-from dpcert.mechanisms.user_level.gkrr import ClusteredMetric, GeneralizedKRR
+from dpcert.mechanisms.metric_user_level.gkrr import ClusteredMetric, GeneralizedKRR
 
 __all__ = ["SOURCES", "Theorem66Steps", "norm_1_to_2", "theorem_6_5_bound", "theorem_6_6_bound", "theorem_6_6_steps"]
 

@@ -34,7 +34,7 @@ def maxsense_user_threshold(N: object, w: object, eps: object, *, theta: object 
         eps: local-DP parameter (> 0).
         theta: sensing constant, each item sensed with probability theta / w; 0 < theta < w.
         delta_min: the separation of Theorem 15 (> 0), e.g. from
-            :func:`dpcert.mechanisms.recommenders.analysis.maxsense_delta_min`.
+            :func:`dpcert.mechanisms.price_of_privacy.analysis.maxsense_delta_min`.
         d: failure exponent (> 0).
         paper_constant: the paper's printed 75-constant form instead of the re-derived 300-constant form.
 

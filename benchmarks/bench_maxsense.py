@@ -23,7 +23,7 @@ import tracemalloc
 
 
 def _run(arguments: dict, queue) -> None:
-    from dpcert.mechanisms.recommenders import BlockModel, simulate_maxsense
+    from dpcert.mechanisms.price_of_privacy import BlockModel, simulate_maxsense
 
     model = BlockModel.lower_bound_instance(arguments["items"], arguments["w"])
     tracemalloc.start()

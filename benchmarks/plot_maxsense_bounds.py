@@ -32,8 +32,8 @@ import sympy  # noqa: E402
 from dpcert.accountant.fano import users_unreliable  # noqa: E402
 from dpcert.accountant.maxsense_threshold import maxsense_user_threshold  # noqa: E402
 from dpcert.accountant.per_user_bounds import theorem14_bound  # noqa: E402
-from dpcert.mechanisms.recommenders.blockmodel import BlockModel  # noqa: E402
-from dpcert.mechanisms.recommenders.maxsense import simulate_maxsense  # noqa: E402
+from dpcert.mechanisms.price_of_privacy.blockmodel import BlockModel  # noqa: E402
+from dpcert.mechanisms.price_of_privacy.maxsense import simulate_maxsense  # noqa: E402
 
 
 def users_needed(N: int, w: int, eps: sympy.Expr, runs: int, start: int, seed: int) -> int:

@@ -14,7 +14,7 @@ from dpcert.mechanisms.parameters import EPS_RANGE, InvalidParameterError, range
 from dpcert.mechanisms.randomized_response import MAX_ENUMERATED_K as KRR_ENUMERATED_K
 from dpcert.mechanisms.randomized_response import MAX_K as KRR_MAX_K
 from dpcert.mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
-from dpcert.mechanisms.recommenders.sketches import (
+from dpcert.mechanisms.price_of_privacy.sketches import (
     MaxSenseSketch,
     MembershipQuery,
     MultiMaxSenseSketch,
@@ -25,7 +25,7 @@ from dpcert.mechanisms.recommenders.sketches import (
 from dpcert.mechanisms.unary_encoding import MAX_ENUMERATED_K as UE_ENUMERATED_K
 from dpcert.mechanisms.unary_encoding import MAX_K as UE_MAX_K
 from dpcert.mechanisms.unary_encoding import UnaryEncoding
-from dpcert.mechanisms.user_level.gkrr import MAX_CLUSTER_SIZE, MAX_ENUMERATED_POINTS, GeneralizedKRR
+from dpcert.mechanisms.metric_user_level.gkrr import MAX_CLUSTER_SIZE, MAX_ENUMERATED_POINTS, GeneralizedKRR
 
 __all__ = ["MechanismEntry", "Parameter", "CATALOG", "make_mechanism", "parse_utilities"]
 

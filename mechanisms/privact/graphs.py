@@ -31,7 +31,7 @@ import scipy.sparse
 import scipy.sparse.csgraph
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_unit_interval
-from dpcert.mechanisms.recommenders.blockmodel import as_generator
+from dpcert.mechanisms.price_of_privacy.blockmodel import as_generator
 
 __all__ = [
     "SOCIAL_GRAPHS_ENV",

@@ -18,7 +18,7 @@ from fractions import Fraction
 import sympy
 
 from dpcert.mechanisms.parameters import exact_sign
-from dpcert.mechanisms.user_level import GeneralizedKRR, PrivEMDItemWise, PrivEMDLinear, histogram
+from dpcert.mechanisms.metric_user_level import GeneralizedKRR, PrivEMDItemWise, PrivEMDLinear, histogram
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import Claim, computed_claim, facts_outcome, instance_claim, mechanism_claim
 from dpcert.proofs.guarantees import MetricDP
@@ -243,7 +243,7 @@ def _theorem_5_3_identity() -> tuple[Verdict, str]:
 
 def _gkrr_inverse() -> tuple[Verdict, str]:
     """a' + t b' + s t c' = 1 and A A^{-1} = I in the structured form, for symbolic e^alpha0, e^((1-r)alpha0), s, t."""
-    from dpcert.mechanisms.user_level import gkrr_coefficients, gkrr_inverse_coefficients
+    from dpcert.mechanisms.metric_user_level import gkrr_coefficients, gkrr_inverse_coefficients
 
     E0, E1, s, t = sympy.symbols("E0 E1 s t", positive=True)
     a, b, c = gkrr_coefficients(E0, E1, s, t)

@@ -212,7 +212,7 @@ def _private_sketch_bound(which: str) -> tuple[Verdict, str]:
 
 
 def _theorem16_eps_hat() -> tuple[Verdict, str]:
-    from dpcert.mechanisms.recommenders.analysis import eps_hat
+    from dpcert.mechanisms.price_of_privacy.analysis import eps_hat
 
     eps = sympy.Rational(101, 100)
     Q = sympy.ceiling(eps)
@@ -235,7 +235,7 @@ def _appendix_a_chernoff() -> tuple[Verdict, str]:
 
 def _theorem15_gap() -> tuple[Verdict, str]:
     """|Bbar_1 - Bbar_2| from the exact expected scores against the paper's printed U eps_hat (c - c^2/w) delta/N."""
-    from dpcert.mechanisms.recommenders.analysis import eps_hat, maxsense_delta, maxsense_expected_scores
+    from dpcert.mechanisms.price_of_privacy.analysis import eps_hat, maxsense_delta, maxsense_expected_scores
 
     alpha, beta, b = (1,), (sympy.Rational(1, 2),) * 2, ((sympy.Rational(1, 5), sympy.Rational(4, 5)),)
     N, w, theta, eps, U = 200, 10, 1, 1, 40000

@@ -78,8 +78,8 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
     dpcert.mechanisms.parameters.require_eps, theta in [10^-9, w], Q and block_size in [1, N] with
     Q * block_size <= N, and U times the cells each user touches at most :data:`CELLS_MAX`.
     """
-    from dpcert.mechanisms.recommenders import BlockModel
-    from dpcert.mechanisms.recommenders.multi_maxsense import multi_maxsense_parameters
+    from dpcert.mechanisms.price_of_privacy import BlockModel
+    from dpcert.mechanisms.price_of_privacy.multi_maxsense import multi_maxsense_parameters
 
     allowed = _COMMON + _ALGORITHMS[algorithm]
     unknown = sorted(set(raw) - set(allowed))
@@ -150,7 +150,7 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     if algorithm in ("privact", "p-rec"):
         {"privact": _simulate_privact, "p-rec": _simulate_prec}[algorithm](parse_params(params), seed, as_json)
         return
-    from dpcert.mechanisms.recommenders import simulate_maxsense, simulate_multi_maxsense, simulate_pairwise_preference
+    from dpcert.mechanisms.price_of_privacy import simulate_maxsense, simulate_multi_maxsense, simulate_pairwise_preference
 
     model, U, eps, raw = _recommender_inputs(algorithm, parse_params(params))
     run = {"maxsense": simulate_maxsense, "multi-maxsense": simulate_multi_maxsense,

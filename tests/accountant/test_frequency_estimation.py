@@ -15,7 +15,7 @@ import sympy
 from dpcert.accountant.frequency_estimation import norm_1_to_2, theorem_6_5_bound, theorem_6_6_bound, theorem_6_6_steps
 from conftest import assert_rejects
 from dpcert.mechanisms.parameters import cancel_exponentials, exact_sign
-from dpcert.mechanisms.user_level import FreqEstLocal, GeneralizedKRR, kantorovich_rubinstein_norm
+from dpcert.mechanisms.metric_user_level import FreqEstLocal, GeneralizedKRR, kantorovich_rubinstein_norm
 
 R = sympy.Rational
 

@@ -31,7 +31,7 @@ from dpcert.mechanisms import (
     UnaryEncoding,
     make_mechanism,
 )
-from dpcert.mechanisms.recommenders import (
+from dpcert.mechanisms.price_of_privacy import (
     MaxSenseSketch,
     MembershipQuery,
     MultiMaxSenseSketch,
@@ -39,7 +39,7 @@ from dpcert.mechanisms.recommenders import (
     RatedPairSketch,
     RatedPairSketchPublicItems,
 )
-from dpcert.mechanisms.user_level import (
+from dpcert.mechanisms.metric_user_level import (
     BoundedEMDReduction,
     ClusteredMetric,
     FreqEstLocal,

@@ -32,8 +32,8 @@ from dpcert.mechanisms import (
     UnaryEncoding,
     make_mechanism,
 )
-from dpcert.mechanisms.recommenders import MembershipQuery
-from dpcert.mechanisms.user_level import GeneralizedKRR
+from dpcert.mechanisms.price_of_privacy import MembershipQuery
+from dpcert.mechanisms.metric_user_level import GeneralizedKRR
 
 R = sympy.Rational
 

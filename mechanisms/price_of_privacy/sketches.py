@@ -2,7 +2,7 @@
 
 Each sketch is conditioned on its PUBLIC query (a probed pair, a sensing vector, sensing blocks or a
 membership set), which the algorithm draws independently of the data. Its input is the user's whole
-private data x = (W, R) in [N]_w x {0,1}^w (see :mod:`dpcert.mechanisms.recommenders._userdata`), and all
+private data x = (W, R) in [N]_w x {0,1}^w (see :mod:`dpcert.mechanisms.price_of_privacy._userdata`), and all
 pairs of inputs are neighbours (local DP). The exact checker therefore verifies the LDP claim over
 every pair x, x' of user data.
 
@@ -25,7 +25,7 @@ import sympy
 from dpcert.mechanisms.base import FiniteMechanism, check_size
 from dpcert.mechanisms.neighbours import AllPairs
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive
-from dpcert.mechanisms.recommenders._userdata import (
+from dpcert.mechanisms.price_of_privacy._userdata import (
     MAX_CHANNEL_CELLS,
     UserData,
     bit_release_probabilities,

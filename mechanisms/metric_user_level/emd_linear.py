@@ -2,7 +2,7 @@
 
 A linear query is q_f(K) = sum_x f(x) K~(x) = F K~ for a query matrix F whose column x is f(x) in R^d.
 A dataset is given by its histogram (count vector over X = 0..k-1; see
-:func:`~dpcert.mechanisms.user_level.earth_movers.histogram` for an item list).
+:func:`~dpcert.mechanisms.metric_user_level.earth_movers.histogram` for an item list).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dpcert.mechanisms.base import Mechanism, check_size
 from dpcert.mechanisms.exact_arithmetic import exact_max
 from dpcert.mechanisms.neighbours import Metric
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, require_positive, to_exact
-from dpcert.mechanisms.user_level.earth_movers import exact_earth_movers_distance
+from dpcert.mechanisms.metric_user_level.earth_movers import exact_earth_movers_distance
 
 __all__ = ["NORMS", "PrivEMDLinear", "lipschitz_constant", "vector_norm"]
 

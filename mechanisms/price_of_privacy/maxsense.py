@@ -20,9 +20,9 @@ from dpcert.mechanisms.parameters import (
     require_int,
     require_positive,
 )
-from dpcert.mechanisms.recommenders._userdata import bit_release_probabilities
-from dpcert.mechanisms.recommenders.blockmodel import BlockModel, UserRatings, as_generator
-from dpcert.mechanisms.recommenders.clustering import (
+from dpcert.mechanisms.price_of_privacy._userdata import bit_release_probabilities
+from dpcert.mechanisms.price_of_privacy.blockmodel import BlockModel, UserRatings, as_generator
+from dpcert.mechanisms.price_of_privacy.clustering import (
     ClusteringResult,
     Progress,
     kmeans_1d,

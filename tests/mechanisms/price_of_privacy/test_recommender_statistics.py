@@ -16,7 +16,7 @@ import scipy.optimize
 import scipy.stats
 import sympy
 
-from dpcert.mechanisms.recommenders import (
+from dpcert.mechanisms.price_of_privacy import (
     BlockModel,
     MaxSenseSketch,
     MembershipQuery,

@@ -20,8 +20,8 @@ from dpcert.mechanisms.parameters import (
     require_positive,
     to_exact,
 )
-from dpcert.mechanisms.recommenders.blockmodel import SAMPLING_MODELS, _probability_vector
-from dpcert.mechanisms.recommenders.sketches import PAIR_RULES
+from dpcert.mechanisms.price_of_privacy.blockmodel import SAMPLING_MODELS, _probability_vector
+from dpcert.mechanisms.price_of_privacy.sketches import PAIR_RULES
 
 __all__ = [
     "eps_hat",

@@ -10,7 +10,7 @@ import pytest
 import scipy.stats
 import sympy
 
-from dpcert.mechanisms.user_level import BoundedEMDReduction, GeneralizedKRR, PrivEMDItemWise, PrivEMDLinear
+from dpcert.mechanisms.metric_user_level import BoundedEMDReduction, GeneralizedKRR, PrivEMDItemWise, PrivEMDLinear
 
 R = sympy.Rational
 GKRR = GeneralizedKRR(1, 2, 2, R(1, 4))

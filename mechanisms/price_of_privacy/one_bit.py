@@ -4,7 +4,7 @@ Every user holds one uniformly random item I and its cluster bit Z(I) (the lower
 with w = 1). The schemes differ in what a user may reveal:
 
 - :func:`simulate_membership_scheme`: exactly one bit, through the adaptive query "is (I, Z) = (i, b)?"
-  for a not-yet-learned item i and a random bit b (a :class:`~dpcert.mechanisms.recommenders.sketches.MembershipQuery`
+  for a not-yet-learned item i and a random bit b (a :class:`~dpcert.mechanisms.price_of_privacy.sketches.MembershipQuery`
   with A = {(i, b)}). A user answers yes with probability 1/(2N) whatever was learned before, so the
   number of users is a sum of N independent Geometric(1/(2N)): mean 2N^2 (spec M6, claim 23).
 - :func:`simulate_coupon_collector`: each user reveals (I, Z) with probability q (q = 1: non-private,
@@ -25,7 +25,7 @@ from dpcert.mechanisms.parameters import (
     require_int,
     require_unit_interval,
 )
-from dpcert.mechanisms.recommenders.blockmodel import as_generator
+from dpcert.mechanisms.price_of_privacy.blockmodel import as_generator
 
 __all__ = [
     "coupon_collector_mean_users",

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import sympy
 
-from dpcert.mechanisms.user_level import (
+from dpcert.mechanisms.metric_user_level import (
     ClusteredMetric,
     earth_movers_distance,
     exact_earth_movers_distance,

@@ -16,7 +16,7 @@ import sympy
 
 from dpcert.mechanisms import Edges, InvalidParameterError, KaryRandomizedResponse
 from dpcert.mechanisms.parameters import cancel_exponentials
-from dpcert.mechanisms.user_level import GeneralizedKRR, PrivEMDItemWise
+from dpcert.mechanisms.metric_user_level import GeneralizedKRR, PrivEMDItemWise
 from dpcert.proofs import MetricDP, Verdict, check, tightest_epsilon
 from dpcert.proofs.channel import ExactChannel
 

@@ -21,7 +21,7 @@ import sympy
 from dpcert.mechanisms.base import FiniteMechanism, check_size
 from dpcert.mechanisms.neighbours import AllPairs, Metric
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive
-from dpcert.mechanisms.user_level.earth_movers import exact_matching_distance
+from dpcert.mechanisms.metric_user_level.earth_movers import exact_matching_distance
 
 __all__ = ["MAX_ENUMERATED_DATASETS", "PrivEMDItemWise"]
 

@@ -5,7 +5,7 @@ Earth mover's distance on finite metric spaces, the clustered metric and GKRR, P
 (Algorithm 4).
 """
 
-from dpcert.mechanisms.user_level.earth_movers import (
+from dpcert.mechanisms.metric_user_level.earth_movers import (
     MAX_EXACT_MATCHING,
     earth_movers_distance,
     exact_earth_movers_distance,
@@ -14,17 +14,17 @@ from dpcert.mechanisms.user_level.earth_movers import (
     kantorovich_rubinstein_norm,
     matching_distance,
 )
-from dpcert.mechanisms.user_level.emd_linear import NORMS, PrivEMDLinear, lipschitz_constant, vector_norm
-from dpcert.mechanisms.user_level.frequency_estimation import FreqEstLocal
-from dpcert.mechanisms.user_level.gkrr import (
+from dpcert.mechanisms.metric_user_level.emd_linear import NORMS, PrivEMDLinear, lipschitz_constant, vector_norm
+from dpcert.mechanisms.metric_user_level.frequency_estimation import FreqEstLocal
+from dpcert.mechanisms.metric_user_level.gkrr import (
     ClusteredMetric,
     GeneralizedKRR,
     clustered_matrix,
     gkrr_coefficients,
     gkrr_inverse_coefficients,
 )
-from dpcert.mechanisms.user_level.itemwise import MAX_ENUMERATED_DATASETS, PrivEMDItemWise
-from dpcert.mechanisms.user_level.reduction import BoundedEMDReduction
+from dpcert.mechanisms.metric_user_level.itemwise import MAX_ENUMERATED_DATASETS, PrivEMDItemWise
+from dpcert.mechanisms.metric_user_level.reduction import BoundedEMDReduction
 
 __all__ = [
     "MAX_ENUMERATED_DATASETS",

@@ -11,7 +11,7 @@ import pytest
 import sympy
 
 from dpcert.mechanisms.parameters import InvalidParameterError
-from dpcert.mechanisms.recommenders import (
+from dpcert.mechanisms.price_of_privacy import (
     BlockModel,
     MaxSenseSketch,
     MultiMaxSenseSketch,
@@ -36,10 +36,10 @@ from dpcert.mechanisms.recommenders import (
     simulate_multi_maxsense,
     simulate_pairwise_preference,
 )
-from dpcert.mechanisms.recommenders.blockmodel import UserRatings
-from dpcert.mechanisms.recommenders.maxsense import maxsense_bits, sensed_rated_items
-from dpcert.mechanisms.recommenders.multi_maxsense import block_sensed_bits
-from dpcert.mechanisms.recommenders.pairwise_preference import pair_bits
+from dpcert.mechanisms.price_of_privacy.blockmodel import UserRatings
+from dpcert.mechanisms.price_of_privacy.maxsense import maxsense_bits, sensed_rated_items
+from dpcert.mechanisms.price_of_privacy.multi_maxsense import block_sensed_bits
+from dpcert.mechanisms.price_of_privacy.pairwise_preference import pair_bits
 
 R = sympy.Rational
 HALF = R(1, 2)
@@ -301,7 +301,7 @@ def test_vectorised_block_bits_equal_the_sketch():
 def test_maxsense_sensing_sets_do_not_depend_on_the_data(monkeypatch):
     # Claim 3's premise: H_u is public and independent of (W_u, R_u). Two models that differ only in
     # their ratings (b) draw identical sensing sets from the same seed.
-    from dpcert.mechanisms.recommenders import maxsense
+    from dpcert.mechanisms.price_of_privacy import maxsense
 
     drawn = []
     original = maxsense.bernoulli_positions

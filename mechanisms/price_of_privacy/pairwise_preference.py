@@ -13,15 +13,15 @@ import scipy.sparse
 import scipy.sparse.linalg
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive
-from dpcert.mechanisms.recommenders._userdata import bit_release_probabilities
-from dpcert.mechanisms.recommenders.blockmodel import BlockModel, UserRatings, as_generator
-from dpcert.mechanisms.recommenders.clustering import (
+from dpcert.mechanisms.price_of_privacy._userdata import bit_release_probabilities
+from dpcert.mechanisms.price_of_privacy.blockmodel import BlockModel, UserRatings, as_generator
+from dpcert.mechanisms.price_of_privacy.clustering import (
     ClusteringResult,
     Progress,
     kmeans_rows,
     make_result,
 )
-from dpcert.mechanisms.recommenders.sketches import PAIR_RULES
+from dpcert.mechanisms.price_of_privacy.sketches import PAIR_RULES
 
 __all__ = [
     "pair_bits",
@@ -105,7 +105,7 @@ def pairwise_preference_matrix(model: BlockModel, item_clusters: np.ndarray, U: 
     Each user u draws a uniform unordered pair P_u = {i_u, j_u} (public, independent of the data),
     computes S0 under ``rule`` and releases S_u = BitRelease_eps(S0); A_hat_ij = sum of S_u over the
     users with P_u = {i, j}. By Appendix B, A_hat_ij ~ Binomial(U, P[S_u = 1, P_u = {i, j}]) (see
-    :func:`~dpcert.mechanisms.recommenders.analysis.pairwise_pair_probability`).
+    :func:`~dpcert.mechanisms.price_of_privacy.analysis.pairwise_pair_probability`).
 
     References: 000_0c6e7fdc3fd68303.txt, Theorem 8 (Fig. 1) and Appendix B.
     """

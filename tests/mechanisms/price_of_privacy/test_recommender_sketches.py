@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dpcert.mechanisms.parameters import InvalidParameterError
-from dpcert.mechanisms.recommenders import (
+from dpcert.mechanisms.price_of_privacy import (
     MAX_ENUMERATED_INPUTS,
     PAIR_RULES,
     MaxSenseSketch,

@@ -3,7 +3,7 @@
 Every item is randomized with GKRR_alpha0 (transition matrix A); the estimate is F~ = v B with v the
 mean of the released normalised histograms and B = A^{-1}, so E[F~] = K~ A B = K~. F~ is a signed vector
 summing to 1 (B 1 = 1 because A 1 = 1); its error d_EM(F~, K~) is a Kantorovich-Rubinstein norm
-(:meth:`~dpcert.mechanisms.user_level.gkrr.ClusteredMetric.kantorovich_rubinstein_norm`).
+(:meth:`~dpcert.mechanisms.metric_user_level.gkrr.ClusteredMetric.kantorovich_rubinstein_norm`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import sympy
 from dpcert.mechanisms.base import Mechanism, check_size
 from dpcert.mechanisms.neighbours import Metric
 from dpcert.mechanisms.parameters import InvalidParameterError
-from dpcert.mechanisms.user_level.earth_movers import exact_matching_distance
-from dpcert.mechanisms.user_level.gkrr import GeneralizedKRR
-from dpcert.mechanisms.user_level.itemwise import PrivEMDItemWise
+from dpcert.mechanisms.metric_user_level.earth_movers import exact_matching_distance
+from dpcert.mechanisms.metric_user_level.gkrr import GeneralizedKRR
+from dpcert.mechanisms.metric_user_level.itemwise import PrivEMDItemWise
 
 __all__ = ["FreqEstLocal"]
 

@@ -11,15 +11,15 @@ import numpy as np
 import sympy
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive
-from dpcert.mechanisms.recommenders._userdata import bit_release_probabilities
-from dpcert.mechanisms.recommenders.analysis import multimaxsense_queries
-from dpcert.mechanisms.recommenders.blockmodel import (
+from dpcert.mechanisms.price_of_privacy._userdata import bit_release_probabilities
+from dpcert.mechanisms.price_of_privacy.analysis import multimaxsense_queries
+from dpcert.mechanisms.price_of_privacy.blockmodel import (
     BlockModel,
     UserRatings,
     as_generator,
     distinct_uniform_items,
 )
-from dpcert.mechanisms.recommenders.clustering import (
+from dpcert.mechanisms.price_of_privacy.clustering import (
     ClusteringResult,
     Progress,
     kmeans_1d,

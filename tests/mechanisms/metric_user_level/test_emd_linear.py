@@ -14,7 +14,7 @@ import scipy.stats
 import sympy
 
 from dpcert.mechanisms.parameters import exact_sign
-from dpcert.mechanisms.user_level import ClusteredMetric, PrivEMDLinear, histogram, lipschitz_constant, vector_norm
+from dpcert.mechanisms.metric_user_level import ClusteredMetric, PrivEMDLinear, histogram, lipschitz_constant, vector_norm
 
 R = sympy.Rational
 METRIC = ClusteredMetric(2, 2, R(1, 4))

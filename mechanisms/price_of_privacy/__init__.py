@@ -3,23 +3,23 @@
 Banerjee, Hegde and Massoulie (000_0c6e7fdc3fd68303.txt); exact formulas and corrections in
 specs/banerjee_price_of_privacy.md.
 
-- :mod:`~dpcert.mechanisms.recommenders.blockmodel`: the bipartite stochastic blockmodel and its sampler.
-- :mod:`~dpcert.mechanisms.recommenders.sketches`: the user-side randomizers as finite mechanisms on one
+- :mod:`~dpcert.mechanisms.price_of_privacy.blockmodel`: the bipartite stochastic blockmodel and its sampler.
+- :mod:`~dpcert.mechanisms.price_of_privacy.sketches`: the user-side randomizers as finite mechanisms on one
   user's data (W, R), for the exact LDP checker.
-- :mod:`~dpcert.mechanisms.recommenders.pairwise_preference`, :mod:`~dpcert.mechanisms.recommenders.maxsense`,
-  :mod:`~dpcert.mechanisms.recommenders.multi_maxsense`: the algorithms of Figs. 1-3, simulated end to end.
-- :mod:`~dpcert.mechanisms.recommenders.analysis`: the exact closed forms of their analyses.
-- :mod:`~dpcert.mechanisms.recommenders.one_bit`: the w = 1 toy schemes (2N^2 and coupon-collector users).
+- :mod:`~dpcert.mechanisms.price_of_privacy.pairwise_preference`, :mod:`~dpcert.mechanisms.price_of_privacy.maxsense`,
+  :mod:`~dpcert.mechanisms.price_of_privacy.multi_maxsense`: the algorithms of Figs. 1-3, simulated end to end.
+- :mod:`~dpcert.mechanisms.price_of_privacy.analysis`: the exact closed forms of their analyses.
+- :mod:`~dpcert.mechanisms.price_of_privacy.one_bit`: the w = 1 toy schemes (2N^2 and coupon-collector users).
 """
 
-from dpcert.mechanisms.recommenders._userdata import (
+from dpcert.mechanisms.price_of_privacy._userdata import (
     MAX_ENUMERATED_INPUTS,
     UserData,
     bit_release_probabilities,
     enumerate_user_data,
     input_count,
 )
-from dpcert.mechanisms.recommenders.analysis import (
+from dpcert.mechanisms.price_of_privacy.analysis import (
     eps_hat,
     maxsense_delta,
     maxsense_delta_min,
@@ -32,7 +32,7 @@ from dpcert.mechanisms.recommenders.analysis import (
     pairwise_pair_probability,
     pairwise_same_rating_probability,
 )
-from dpcert.mechanisms.recommenders.blockmodel import (
+from dpcert.mechanisms.price_of_privacy.blockmodel import (
     BlockModel,
     RatingSample,
     UserRatings,
@@ -40,33 +40,33 @@ from dpcert.mechanisms.recommenders.blockmodel import (
     cluster_sizes,
     distinct_uniform_items,
 )
-from dpcert.mechanisms.recommenders.clustering import (
+from dpcert.mechanisms.price_of_privacy.clustering import (
     ClusteringResult,
     Progress,
     item_error_rate,
     kmeans_1d,
     kmeans_rows,
 )
-from dpcert.mechanisms.recommenders.maxsense import (
+from dpcert.mechanisms.price_of_privacy.maxsense import (
     bernoulli_positions,
     maxsense_scores,
     simulate_maxsense,
 )
-from dpcert.mechanisms.recommenders.multi_maxsense import (
+from dpcert.mechanisms.price_of_privacy.multi_maxsense import (
     multi_maxsense_scores,
     simulate_multi_maxsense,
 )
-from dpcert.mechanisms.recommenders.one_bit import (
+from dpcert.mechanisms.price_of_privacy.one_bit import (
     coupon_collector_mean_users,
     membership_scheme_mean_users,
     simulate_coupon_collector,
     simulate_membership_scheme,
 )
-from dpcert.mechanisms.recommenders.pairwise_preference import (
+from dpcert.mechanisms.price_of_privacy.pairwise_preference import (
     pairwise_preference_matrix,
     simulate_pairwise_preference,
 )
-from dpcert.mechanisms.recommenders.sketches import (
+from dpcert.mechanisms.price_of_privacy.sketches import (
     PAIR_RULES,
     MaxSenseSketch,
     MembershipQuery,

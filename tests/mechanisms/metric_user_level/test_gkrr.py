@@ -11,7 +11,7 @@ import pytest
 import sympy
 
 from dpcert.mechanisms.parameters import cancel_exponentials
-from dpcert.mechanisms.user_level import (
+from dpcert.mechanisms.metric_user_level import (
     ClusteredMetric,
     GeneralizedKRR,
     clustered_matrix,

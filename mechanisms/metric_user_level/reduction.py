@@ -12,9 +12,9 @@ import sympy
 from dpcert.mechanisms.base import Mechanism, check_size
 from dpcert.mechanisms.neighbours import Metric
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
-from dpcert.mechanisms.user_level.earth_movers import exact_earth_movers_distance, histogram
-from dpcert.mechanisms.user_level.emd_linear import PrivEMDLinear
-from dpcert.mechanisms.user_level.itemwise import PrivEMDItemWise
+from dpcert.mechanisms.metric_user_level.earth_movers import exact_earth_movers_distance, histogram
+from dpcert.mechanisms.metric_user_level.emd_linear import PrivEMDLinear
+from dpcert.mechanisms.metric_user_level.itemwise import PrivEMDItemWise
 
 __all__ = ["BoundedEMDReduction"]
 

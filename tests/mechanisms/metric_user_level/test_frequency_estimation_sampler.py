@@ -12,7 +12,7 @@ import scipy.stats
 import sympy
 
 from dpcert.mechanisms.parameters import cancel_exponentials
-from dpcert.mechanisms.user_level import FreqEstLocal, GeneralizedKRR
+from dpcert.mechanisms.metric_user_level import FreqEstLocal, GeneralizedKRR
 
 R = sympy.Rational
 GKRR = GeneralizedKRR(1, 3, 2, R(1, 5))
