@@ -34,7 +34,7 @@ from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.proofs.rounding import float_lower, float_upper
+from dpcert.mechanisms.base import FiniteMechanism
 from dpcert.mechanisms.exact_arithmetic import ExponentialField, cancel_exponentials
 from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.mechanisms.parameters import (
@@ -590,8 +590,6 @@ class PrivacyLossDistribution:
 
 
 def _rows(channel: object) -> list[list[sympy.Expr]]:
-    from dpcert.mechanisms.base import FiniteMechanism
-
     if isinstance(channel, FiniteMechanism):
         outputs = list(channel.outputs())
         rows = []

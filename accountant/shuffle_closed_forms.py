@@ -32,6 +32,7 @@ from dpcert.accountant.shuffle_common import (
     validate_shuffle_inputs,
 )
 from dpcert.accountant.shuffle_intervals import iv_evaluate
+from dpcert.accountant.shuffle_numeric import stronger_clones_allowed
 from dpcert.mechanisms.parameters import UndecidedSignError, exact_sign, require_int, require_positive
 from dpcert.proofs.certified_root import certified_root
 
@@ -160,8 +161,6 @@ def fmt23_closed(eps0: object, n: object, delta: object, *, k: object = None,
         Feldman, McMillan, Talwar (SODA 2023; arXiv:2208.04591 and its erratum, which limits Theorems 3.1
         and 3.2 to a class of randomizers); the closed form is FMT 2021's Lemma A.1 with p = 2/(e^eps0 + 1).
     """
-    from dpcert.accountant.shuffle_numeric import stronger_clones_allowed
-
     x = validate_shuffle_inputs(eps0, n, delta, k)
     reason = stronger_clones_allowed(x.k, assume_stronger_clones)
     if reason:

@@ -24,13 +24,14 @@ import time
 import sympy
 from sympy.core.cache import clear_cache
 
-import dpcert.accountant.fano as fano_module
-import dpcert.accountant.subset_overlap as subset_overlap_module
-from dpcert.accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
+import dpcert.accountant.price_of_privacy.fano as fano_module
+import dpcert.accountant.price_of_privacy.subset_overlap as subset_overlap_module
+from dpcert.accountant.price_of_privacy.adaptive import adaptive_min_queries, theorem17_adaptive_bound
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.channel_information import lemma6_bound
-from dpcert.accountant.families import fano, ldp_mutual_information
-from dpcert.accountant.fano import (
+from dpcert.accountant.price_of_privacy.families import fano_family as fano
+from dpcert.accountant.price_of_privacy.families import ldp_mutual_information_family as ldp_mutual_information
+from dpcert.accountant.price_of_privacy.fano import (
     appendix_a_chernoff_check,
     theorem7_paper_witness,
     theorem7_user_threshold,
@@ -38,8 +39,8 @@ from dpcert.accountant.fano import (
     theorem23_user_threshold,
     users_unreliable,
 )
-from dpcert.accountant.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
-from dpcert.accountant.subset_overlap import binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
+from dpcert.accountant.price_of_privacy.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
+from dpcert.accountant.price_of_privacy.subset_overlap import binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
 
 N = 10**12
 EPS = sympy.Rational(1, 2)

@@ -20,7 +20,7 @@ import json
 
 import numpy as np
 
-from dpcert.accountant.privact_bounds import TABLE2
+from dpcert.proofs.claims.privact.checks import TABLE2
 from dpcert.mechanisms.privact import compare_utility, social_graph_or_fallback
 
 

@@ -29,9 +29,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import sympy  # noqa: E402
 
-from dpcert.accountant.fano import users_unreliable  # noqa: E402
-from dpcert.accountant.maxsense_threshold import maxsense_user_threshold  # noqa: E402
-from dpcert.accountant.per_user_bounds import theorem14_bound  # noqa: E402
+from dpcert.accountant.price_of_privacy.fano import users_unreliable
+from dpcert.accountant.price_of_privacy.maxsense_threshold import maxsense_user_threshold
+from dpcert.accountant.price_of_privacy.per_user_bounds import theorem14_bound
 from dpcert.mechanisms.price_of_privacy.blockmodel import BlockModel  # noqa: E402
 from dpcert.mechanisms.price_of_privacy.maxsense import simulate_maxsense  # noqa: E402
 

@@ -14,22 +14,23 @@ if TYPE_CHECKING:
     from dpcert.proofs.channel import ExactChannel
     from dpcert.proofs.exact import check_finite, hockey_stick_delta, max_hockey_stick, max_log_ratio, tightest_epsilon
     from dpcert.proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
-    from dpcert.proofs.registry import CLAIMS, Claim, ClaimOutcome, check, claims
+    from dpcert.proofs.claim import Claim, ClaimOutcome, check
+    from dpcert.proofs.registry import CLAIMS, claims
     from dpcert.proofs.rounding import decimal_string, float_lower, float_upper
 
 _EXPORTS = {
     "ApproxDP": "guarantees",
     "CLAIMS": "registry",
     "Certificate": "certificate",
-    "Claim": "registry",
-    "ClaimOutcome": "registry",
+    "Claim": "claim",
+    "ClaimOutcome": "claim",
     "ExactChannel": "channel",
     "Guarantee": "guarantees",
     "MetricDP": "guarantees",
     "PureDP": "guarantees",
     "Verdict": "certificate",
     "Witness": "certificate",
-    "check": "registry",
+    "check": "claim",
     "check_finite": "exact",
     "claims": "registry",
     "decimal_string": "rounding",

@@ -10,7 +10,9 @@ from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.mechanisms.neighbours import NeighbourRelation
 from dpcert.mechanisms.parameters import InvalidParameterError, UndecidedSignError
 from dpcert.proofs.certificate import Certificate, Verdict
+from dpcert.proofs.exact import check_finite
 from dpcert.proofs.guarantees import Guarantee, MetricDP
+from dpcert.proofs.symbolic import check_family, check_symbolic
 
 __all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "deferred_instance_claim", "facts_outcome", "family_claim",
            "instance_claim", "mechanism_claim"]
@@ -65,10 +67,7 @@ def check(mechanism: Mechanism, guarantee: Guarantee, *, symbolic: bool = False,
                                     "(--symbolic) to check metric DP or another relation exactly")
     try:
         if isinstance(mechanism, FiniteMechanism) and not symbolic:
-            from dpcert.proofs.exact import check_finite
-
             return check_finite(mechanism, guarantee, relation=relation)
-        from dpcert.proofs.symbolic import check_symbolic
 
         return check_symbolic(mechanism, guarantee)
     except UndecidedSignError as error:
@@ -112,8 +111,6 @@ def family_claim(id: str, source: str, family: str, kind: str, expected: Verdict
     """A claim about every parameter value of a mechanism family, decided by the symbolic checker."""
 
     def run() -> ClaimOutcome:
-        from dpcert.proofs.symbolic import check_family
-
         result = check_family(family, kind)
         evidence = result.evidence
         if result.counterexample:

@@ -31,6 +31,7 @@ from dpcert.mechanisms.parameters import InvalidParameterError, cancel_exponenti
 from dpcert.proofs.certificate import Certificate, Verdict, Witness, approximately
 from dpcert.proofs.channel import FILTER_TOLERANCE, ExactChannel, ValueArithmetic, exact_compare
 from dpcert.proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
+from dpcert.proofs.symbolic.finite_families import finite_events
 
 __all__ = [
     "RatioSearch",
@@ -353,7 +354,6 @@ def _require_pair_budget(mechanism: FiniteMechanism, channel: ExactChannel, rela
 
 def _too_large(mechanism: FiniteMechanism, detail: str) -> InvalidParameterError:
     """A size error naming the mechanism's size parameters, and the symbolic checker where it applies."""
-    from dpcert.proofs.symbolic.finite_families import finite_events
 
     names = ", ".join(mechanism.size_parameters) or "the mechanism's size"
     hint = ("; the symbolic checker (--symbolic) decides it at any size" if finite_events(mechanism) is not None

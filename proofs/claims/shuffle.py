@@ -15,6 +15,14 @@ import itertools
 
 import sympy
 
+from dpcert.accountant.calibration import calibrate_imola_alpha0, imola_recipe_alpha0, imola_recipe_check
+from dpcert.accountant.composition import (
+    advanced_composition,
+    compose_channels,
+    optimal_composition,
+    optimal_composition_delta,
+)
+from dpcert.accountant.shuffle import fmt21_closed_expression, imola_alpha, shuffle_bound, shuffle_family
 from dpcert.mechanisms.exact_arithmetic import UndecidedSignError
 from dpcert.mechanisms.parameters import exact_sign
 from dpcert.proofs.certificate import Verdict
@@ -51,8 +59,6 @@ def _num(value: sympy.Expr) -> str:
 
 def _bounds_above_exact_truth() -> tuple[Verdict, str]:
     """Every valid bound's value (the lower end of its enclosure) >= the exact eps's upper end."""
-    from dpcert.accountant.shuffle import shuffle_family
-
     compared, undecided = 0, []
     tightest: tuple[float, str] | None = None
     covered: set[str] = set()
@@ -87,8 +93,6 @@ def _bounds_above_exact_truth() -> tuple[Verdict, str]:
 
 
 def _fmt21_numeric_below_closed() -> tuple[Verdict, str]:
-    from dpcert.accountant.shuffle import shuffle_bound
-
     both, skipped, worst = 0, [], 0.0
     for eps0, n, delta in _FMT21_GRID:
         closed = shuffle_bound("fmt21-closed", eps0, n, delta)
@@ -113,8 +117,6 @@ def _fmt21_numeric_below_closed() -> tuple[Verdict, str]:
 
 def _imola_reduces_to_fmt21() -> tuple[Verdict, str]:
     """Theorem 4.3 with l0 = l1 = 1 vs FMT Theorem 3.1, symbolically; and the conditions."""
-    from dpcert.accountant.shuffle import fmt21_closed_expression, imola_alpha
-
     alpha0, m, delta = sympy.symbols("alpha0 m delta", positive=True)
     one = sympy.Integer(1)
     imola, fmt = imola_alpha(alpha0, m, delta, one, one), fmt21_closed_expression(alpha0, m, delta)
@@ -142,8 +144,6 @@ def _imola_reduces_to_fmt21() -> tuple[Verdict, str]:
 
 def _imola_eq7_recipe() -> tuple[Verdict, str]:
     """Spec section 3.2 / T29: eq. (7) case 2 at alpha = 10, m = 100, n = 1e6, delta = 1e-6."""
-    from dpcert.accountant.calibration import calibrate_imola_alpha0, imola_recipe_alpha0, imola_recipe_check
-
     target, m, n, delta = sympy.Integer(10), 100, 10**6, _Q(1, 10**6)
     alpha0 = imola_recipe_alpha0(target, m, delta, n=n)
     check = imola_recipe_check(target, m, delta, n=n)
@@ -162,8 +162,6 @@ _EQ6_CASES = ((sympy.Integer(1), 10**4, _Q(1, 10**6)), (_Q(1, 2), 10**3, _Q(1, 1
 
 
 def _imola_eq6_first_case() -> tuple[Verdict, str]:
-    from dpcert.accountant.calibration import imola_recipe_alpha0, imola_recipe_check
-
     ratios = []
     for target, m, delta in _EQ6_CASES:
         L = sympy.log(4 * m * sympy.exp(target) / delta)
@@ -186,8 +184,6 @@ def _rr_matrix(r: sympy.Rational) -> list[list[sympy.Expr]]:
 
 
 def _kov_equals_exact() -> tuple[Verdict, str]:
-    from dpcert.accountant.composition import compose_channels, optimal_composition, optimal_composition_delta
-
     count = 0
     try:
         for (r, k), delta in itertools.product(_KOV_CASES, _KOV_DELTAS):
@@ -216,8 +212,6 @@ def _kov_equals_exact() -> tuple[Verdict, str]:
 
 
 def _advanced_above_optimal() -> tuple[Verdict, str]:
-    from dpcert.accountant.composition import advanced_composition, optimal_composition
-
     count, tightest = 0, None
     for eps, k, delta in _ADVANCED_GRID:
         advanced = advanced_composition(eps, k, delta)

@@ -257,7 +257,7 @@ def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
 def _simulate_prec(raw: dict[str, str], seed: int, as_json: bool) -> None:
     import numpy as np
 
-    from dpcert.accountant.online_recommendation_bounds import eps_upper_prec, loss_upper_prec
+    from dpcert.accountant.online_recommendation.bounds import eps_upper_prec, loss_upper_prec
     from dpcert.mechanisms.online_recommendation import PREC, planted_instance
 
     m, T, P, others, D, R, hostile, runs = _prec_inputs(raw)

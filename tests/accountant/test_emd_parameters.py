@@ -1,4 +1,4 @@
-"""The paper's concrete-example arithmetic (dpcert.accountant.emd_parameters), against its printed numbers.
+"""The paper's concrete-example arithmetic (dpcert.accountant.metric_user_level.emd_parameters), against its printed numbers.
 
 References: 002_1def8c9789d6e1bd.txt, Section 3 (Concrete Example: alpha = 25), Section 4.1 (noise 0.04 per
 user, 1.26e-4 aggregate, 1.6 miles), Section 4.2 (alpha0 = alpha/m = 0.025); specs/imola_metric_dp_user_level.md,
@@ -11,7 +11,7 @@ import pytest
 import sympy
 from conftest import assert_rejects
 
-from dpcert.accountant.emd_parameters import alpha_for_goals, composition_alpha0, linear_query_noise
+from dpcert.accountant.metric_user_level.emd_parameters import alpha_for_goals, composition_alpha0, linear_query_noise
 
 R = sympy.Rational
 MILES = 12930  # the paper's footnote: the largest surface distance on Earth, used to normalize d_X

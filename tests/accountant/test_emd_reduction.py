@@ -1,4 +1,4 @@
-"""BoundedEMDReduction (dpcert.accountant.emd_reduction): Lemma 5.2, Theorem 5.3, Theorem 1.3 (informal), user-level DP.
+"""BoundedEMDReduction (dpcert.accountant.metric_user_level.emd_reduction): Lemma 5.2, Theorem 5.3, Theorem 1.3 (informal), user-level DP.
 
 References: 002_1def8c9789d6e1bd.txt, Lemma 5.2, Theorem 5.3, Theorem 1.3, Appendix C, Table 1;
 specs/imola_metric_dp_user_level.md, sections 3.3 and 5 (item 3), T15, T16, T26, A9, A10.
@@ -15,7 +15,7 @@ import sympy
 from conftest import assert_rejects, run_cli
 from scipy.optimize import linprog
 
-from dpcert.accountant.emd_reduction import (
+from dpcert.accountant.metric_user_level.emd_reduction import (
     bernstein_constant_facts,
     emd_discrete_family,
     lemma_5_2_threshold,
@@ -26,7 +26,7 @@ from dpcert.accountant.emd_reduction import (
     user_level_from_discrete,
     user_level_from_metric,
 )
-from dpcert.accountant.group_privacy import fact51_counterexample
+from dpcert.accountant.metric_user_level.group_privacy import fact51_counterexample
 from dpcert.accountant.hockey_stick import hockey_stick_divergence
 from dpcert.accountant.symbolic_facts import nonnegative_everywhere
 from dpcert.mechanisms.parameters import exact_sign

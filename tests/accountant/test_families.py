@@ -1,4 +1,4 @@
-"""Tests for dpcert.accountant.families: the ``dpcert bound`` families and their parameter table.
+"""Tests for dpcert.accountant.price_of_privacy.families: the ``dpcert bound`` families and their parameter table.
 
 Values are checked against spec §4's table (the "U_unrel" columns, users_unreliable at p_max = 1/2)
 with the tolerance implied by the printed digits, and every family is exercised the way a command
@@ -18,15 +18,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dpcert.accountant.exact_intervals import rigorous_interval
-from dpcert.accountant.families import (
-    FAMILIES,
-    REQUIRED,
-    ParameterSpec,
-    fano,
-    ldp_mutual_information,
-)
-from dpcert.accountant.fano import theorem7_user_threshold, users_unreliable
-from dpcert.accountant.per_user_bounds import theorem13_bound, theorem14_bound
+from dpcert.accountant.bound_family import REQUIRED, ParameterSpec
+from dpcert.accountant.catalog import BOUND_FAMILIES, CALIBRATIONS
+from dpcert.accountant.price_of_privacy.families import fano_family as fano
+from dpcert.accountant.price_of_privacy.families import ldp_mutual_information_family as ldp_mutual_information
+from dpcert.accountant.price_of_privacy.fano import theorem7_user_threshold, users_unreliable
+from dpcert.accountant.price_of_privacy.per_user_bounds import theorem13_bound, theorem14_bound
 from dpcert.mechanisms.parameters import exact_sign
 
 MI_NAMES = ["lemma6", "theorem13", "theorem13-paper", "theorem14", "per-user"]
@@ -146,20 +143,26 @@ def test_families_at_n_1e12_are_json_serialisable(w):
             assert row.enclosure is not None and row.enclosure[0] <= row.enclosure[1]
 
 
-def test_families_table_matches_the_functions():
-    assert set(FAMILIES) == {"ldp-mutual-information", "fano"}
-    for name, (function, specs) in FAMILIES.items():
-        parameters = inspect.signature(function).parameters
-        assert [s.name for s in specs] == list(parameters), name
-        for spec in specs:
-            assert isinstance(spec, ParameterSpec) and spec.help
-            default = parameters[spec.name].default
-            assert spec.required == (default is inspect.Parameter.empty)
-            if not spec.required:
-                assert spec.default == default
-        required = {s.name: "1e4" if s.name == "N" else ("5" if s.name == "w" else "1/2") for s in specs if s.required}
-        assert function(**required)  # callable from the spec table with strings
+@pytest.mark.parametrize("family", [*BOUND_FAMILIES.values(), *CALIBRATIONS.values()], ids=lambda f: f"{f.command}-{f.name}")
+def test_every_registered_family_matches_its_function(family):
+    """The registry's parameter specs are the function's parameters, in order, with the same defaults."""
+    parameters = inspect.signature(family.function).parameters
+    assert [s.name for s in family.parameters] == list(parameters)
+    for spec in family.parameters:
+        assert isinstance(spec, ParameterSpec) and spec.help
+        default = parameters[spec.name].default
+        assert spec.required == (default is inspect.Parameter.empty)
+        if not spec.required:
+            assert spec.default == default
     assert repr(REQUIRED) == "REQUIRED"
+
+
+@pytest.mark.parametrize("name", ["ldp-mutual-information", "fano"])
+def test_paper_families_evaluate_from_strings(name):
+    family = BOUND_FAMILIES[name]
+    required = {s.name: "1e4" if s.name == "N" else ("5" if s.name == "w" else "1/2")
+                for s in family.parameters if s.required}
+    assert family.evaluate(required)  # callable from the registry with the strings a command line passes
 
 
 INVALID = [

@@ -1,4 +1,4 @@
-"""Tests for dpcert.accountant.fano: Fano-type user thresholds of 000_0c6e7fdc3fd68303.txt.
+"""Tests for dpcert.accountant.price_of_privacy.fano: Fano-type user thresholds of 000_0c6e7fdc3fd68303.txt.
 
 Thresholds are checked against Fano's inequality itself (the threshold is exactly where Fano's
 average-error bound crosses p_max), the paper's printed constants against the spec's errata (§9 E2,
@@ -16,10 +16,10 @@ import sympy
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-import dpcert.accountant.fano as fano_module
+import dpcert.accountant.price_of_privacy.fano as fano_module
 from dpcert.accountant.channel_information import LOG2E
 from dpcert.accountant.exact_intervals import certified_sign
-from dpcert.accountant.fano import (
+from dpcert.accountant.price_of_privacy.fano import (
     appendix_a_chernoff_check,
     fano_distortion_lower_bound,
     fano_error_lower_bound,
@@ -30,7 +30,7 @@ from dpcert.accountant.fano import (
     theorem23_user_threshold,
     users_unreliable,
 )
-from dpcert.accountant.per_user_bounds import theorem10_bound
+from dpcert.accountant.price_of_privacy.per_user_bounds import theorem10_bound
 
 HALF = sympy.Rational(1, 2)
 

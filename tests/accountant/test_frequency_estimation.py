@@ -12,7 +12,12 @@ import numpy as np
 import pytest
 import sympy
 
-from dpcert.accountant.frequency_estimation import norm_1_to_2, theorem_6_5_bound, theorem_6_6_bound, theorem_6_6_steps
+from dpcert.accountant.metric_user_level.frequency_estimation import (
+    norm_1_to_2,
+    theorem_6_5_bound,
+    theorem_6_6_bound,
+    theorem_6_6_steps,
+)
 from conftest import assert_rejects
 from dpcert.mechanisms.parameters import cancel_exponentials, exact_sign
 from dpcert.mechanisms.metric_user_level import FreqEstLocal, GeneralizedKRR, kantorovich_rubinstein_norm

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from dpcert.accountant.gaussian_calibration import emd_gaussian_sigma
+from dpcert.accountant.metric_user_level.gaussian_calibration import emd_gaussian_sigma
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign
 from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta
 

@@ -1,4 +1,4 @@
-"""Group privacy (dpcert.accountant.group_privacy): Lemma A.2 and its chain, Fact 5.1 corrected and refuted.
+"""Group privacy (dpcert.accountant.metric_user_level.group_privacy): Lemma A.2 and its chain, Fact 5.1 corrected and refuted.
 
 References: 002_1def8c9789d6e1bd.txt, Lemma A.1, Lemma A.2, Fact 5.1, Table 1;
 specs/imola_metric_dp_user_level.md, section 8 (A1) and section 7 (T17, T18, T19, T27). The reference
@@ -16,7 +16,7 @@ from conftest import assert_rejects, log_rational_eps, probability_rows, rationa
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dpcert.accountant.group_privacy import (
+from dpcert.accountant.metric_user_level.group_privacy import (
     discrete_to_graded,
     fact51_counterexample,
     group_privacy_delta,

@@ -24,10 +24,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dpcert.accountant import subset_overlap
-from dpcert.accountant.adaptive import adaptive_min_queries, theorem17_adaptive_bound
+from dpcert.accountant.price_of_privacy.adaptive import adaptive_min_queries, theorem17_adaptive_bound
 from dpcert.accountant.channel_information import LOG2E, lemma6_bound, mutual_information, posterior_prior_ratios
 from dpcert.accountant.exact_intervals import certified_sign
-from dpcert.accountant.per_user_bounds import (
+from dpcert.accountant.price_of_privacy.per_user_bounds import (
     per_user_mi_bound,
     theorem10_bound,
     theorem13_bound,
@@ -35,8 +35,19 @@ from dpcert.accountant.per_user_bounds import (
     theorem14_main_term,
     theorem14_main_term_bound,
 )
-from dpcert.accountant.sketch_channels import cluster_channel, lemma9_rhs, lemma25_rhs, records, sketch_information
-from dpcert.accountant.subset_overlap import EXACT_W_MAX, binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
+from dpcert.accountant.price_of_privacy.sketch_channels import (
+    cluster_channel,
+    lemma9_rhs,
+    lemma25_rhs,
+    records,
+    sketch_information,
+)
+from dpcert.accountant.price_of_privacy.subset_overlap import (
+    EXACT_W_MAX,
+    binomial_ratio,
+    binomial_ratio_bounds,
+    lemma12_sandwich,
+)
 from dpcert.proofs.channel import ExactChannel
 
 SMALL_SIZES = [(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (5, 2), (6, 3)]

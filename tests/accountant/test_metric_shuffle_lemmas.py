@@ -1,4 +1,4 @@
-"""The clone lemmas of the metric-DP shuffle theorem (dpcert.accountant.metric_shuffle_lemmas), checked exactly.
+"""The clone lemmas of the metric-DP shuffle theorem (dpcert.accountant.metric_user_level.shuffle_lemmas), checked exactly.
 
 References: 002_1def8c9789d6e1bd.txt, Lemmas B.1, B.3 and Appendix B.3-B.4; Feldman, McMillan, Talwar
 (FOCS 2021), Lemma A.1 and Theorem 3.1; specs/imola_metric_dp_user_level.md, sections 3.2, 4 and 5 (item 2),
@@ -17,7 +17,7 @@ import sympy
 from conftest import assert_rejects
 
 from dpcert.accountant.hockey_stick import hockey_stick_divergence
-from dpcert.accountant.metric_shuffle_lemmas import (
+from dpcert.accountant.metric_user_level.shuffle_lemmas import (
     clone_pair_divergence,
     lemma_b1,
     lemma_b1_alpha_expression,

@@ -14,9 +14,8 @@ import pytest
 import sympy
 from conftest import assert_rejects
 
-from dpcert.accountant.online_recommendation_bounds import (
+from dpcert.accountant.online_recommendation.bounds import (
     KL_CONSTANT,
-    check_privacy_lemmas,
     eps_bounds_gap,
     eps_lower,
     eps_lower_D0R0,
@@ -25,7 +24,6 @@ from dpcert.accountant.online_recommendation_bounds import (
     eps_upper_sim,
     greedy_loss_bound,
     leaky_round_bound,
-    lemma4_equivalence_witness,
     lemma13_bound,
     lemma14_factor,
     lemma18_bound,
@@ -33,11 +31,15 @@ from dpcert.accountant.online_recommendation_bounds import (
     loss_lower_nonprivate,
     loss_upper_prec,
     loss_upper_sim,
-    online_recommendation_facts,
     per_round_leak_bound,
     theorem15_kl_constant,
     theorem2_bounds,
     uniform_round_loss,
+)
+from dpcert.proofs.claims.online_recommendation.checks import (
+    check_privacy_lemmas,
+    lemma4_equivalence_witness,
+    online_recommendation_facts,
     uniform_rounds_order_witness,
 )
 from dpcert.mechanisms.online_recommendation import PREC, Instance, PRECSim, planted_pair, privacy_loss_trace

@@ -12,27 +12,29 @@ import pytest
 import scipy.integrate
 import sympy
 
-from dpcert.accountant.privact_bounds import (
-    TABLE2,
-    boltzmann_loss_check,
+from dpcert.accountant.privact.bounds import (
     expected_abs_shifted_difference,
     expected_noisy_dissimilarity,
     expected_noisy_quality,
-    footnote2_check,
     laplace_difference_density,
-    lemma6_monte_carlo,
-    lemma6_statistics,
     lemma51_expected_loss_bound,
     lemma51_tail_bound,
     lemma61_bias_bound,
     lemma62_variance_bound,
     lemma63_radius,
-    median_of_means_failure,
-    prove_laplace_difference_facts,
-    theorem3_check,
     theorem5_relative_bound,
     theorem6_bound,
     theorem6_relative_bound,
+)
+from dpcert.proofs.claims.privact.checks import (
+    TABLE2,
+    boltzmann_loss_check,
+    footnote2_check,
+    lemma6_monte_carlo,
+    lemma6_statistics,
+    median_of_means_failure,
+    prove_laplace_difference_facts,
+    theorem3_check,
     theorem6_vacuity_table,
 )
 from dpcert.mechanisms.privact import (

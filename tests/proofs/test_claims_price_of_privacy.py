@@ -9,7 +9,7 @@ import math
 import mpmath
 import pytest
 
-from dpcert.proofs.claims.price_of_privacy import _tilted_supremum
+from dpcert.proofs.claims.price_of_privacy.deciders import _tilted_supremum
 
 
 def _grid_supremum(g: list[float], delta: float, steps: int = 300) -> float:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import sympy
 
-from dpcert.accountant.online_recommendation_bounds import (
+from dpcert.accountant.online_recommendation.bounds import (
     eps_lower_D0R0,
     eps_upper_prec,
     eps_upper_sim,

@@ -15,7 +15,7 @@ import pytest
 import scipy.stats
 import sympy
 
-from dpcert.accountant.online_recommendation_bounds import greedy_loss_bound, loss_upper_prec, loss_upper_sim
+from dpcert.accountant.online_recommendation.bounds import greedy_loss_bound, loss_upper_prec, loss_upper_sim
 from dpcert.mechanisms.online_recommendation import (
     PREC,
     AdaptiveInstance,

@@ -6,12 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpcert.accountant.privact_bounds import (
+from dpcert.accountant.privact.bounds import lemma51_tail_bound, lemma61_bias_bound
+from dpcert.proofs.claims.privact.checks import (
     boltzmann_loss_check,
     footnote2_check,
     lemma6_statistics,
-    lemma51_tail_bound,
-    lemma61_bias_bound,
     median_of_means_failure,
     theorem3_check,
     theorem6_vacuity_table,

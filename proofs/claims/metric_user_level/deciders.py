@@ -17,30 +17,39 @@ from fractions import Fraction
 
 import sympy
 
+from dpcert.accountant import hockey_stick_divergence, imola_theorem_4_4
+from dpcert.accountant.metric_user_level import (
+    bernstein_constant_facts,
+    fact51_counterexample,
+    lemma_b1_check,
+    lemma_b1_concavity,
+    lemma_b3_check,
+    theorem_5_3_alpha_expression,
+    theorem_6_6_steps,
+)
+from dpcert.accountant.metric_user_level.gaussian_calibration import emd_gaussian_sigma
+from dpcert.mechanisms.metric_user_level import (
+    GeneralizedKRR,
+    PrivEMDItemWise,
+    PrivEMDLinear,
+    gkrr_coefficients,
+    gkrr_inverse_coefficients,
+    histogram,
+)
 from dpcert.mechanisms.parameters import exact_sign
-from dpcert.mechanisms.metric_user_level import GeneralizedKRR, PrivEMDItemWise, PrivEMDLinear, histogram
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.claim import Claim, computed_claim, facts_outcome, instance_claim, mechanism_claim
-from dpcert.proofs.guarantees import MetricDP
+from dpcert.proofs.claim import facts_outcome
+from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta
 
-__all__ = ["CLAIMS"]
-
-_PAPER = "002_1def8c9789d6e1bd.txt"
 _P, _C, _R, _U = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNKNOWN
 _Q = sympy.Rational
 
-_GKRR = {"alpha0": 1, "s": 2, "t": 3, "r": "1/4"}
-_ITEMWISE = PrivEMDItemWise(GeneralizedKRR(1, 2, 2, _Q(1, 4)), 2)
+GKRR = {"alpha0": 1, "s": 2, "t": 3, "r": "1/4"}
+ITEMWISE = PrivEMDItemWise(GeneralizedKRR(1, 2, 2, _Q(1, 4)), 2)
 
 
-def _source(where: str) -> str:
-    return f"{_PAPER}, {where}"
-
-
-def _fact51(form: str, eps: sympy.Expr, delta: sympy.Expr) -> tuple[Verdict, str]:
+def fact51(form: str, eps: sympy.Expr, delta: sympy.Expr) -> tuple[Verdict, str]:
     """The printed delta term against the explicit chain of Lemma A.2 (dpcert.accountant.fact51_counterexample)."""
-    from dpcert.accountant import fact51_counterexample
-
     witness = fact51_counterexample(eps, delta)
     if witness.refutes(form):
         steps = ", ".join(f"({float(a):.4g}, {float(b):.4g})" for a, b in witness.adjacent)
@@ -51,10 +60,9 @@ def _fact51(form: str, eps: sympy.Expr, delta: sympy.Expr) -> tuple[Verdict, str
     return _C, f"the chain at eps = {eps}, delta = {delta} stays within the printed term"
 
 
-def _lemma_a2() -> tuple[Verdict, str]:
+def lemma_a2() -> tuple[Verdict, str]:
     """D_{e^(a+b)}(P || R) <= D_{e^a}(P || Q) + e^a D_{e^b}(Q || R) on random exact distributions, and the
     k-step chain bound delta sum_{j<k} e^{j eps} attained by the explicit chain (so it cannot be improved)."""
-    from dpcert.accountant import fact51_counterexample, hockey_stick_divergence
 
     rng = random.Random(2)
     cases = 0
@@ -76,10 +84,8 @@ def _lemma_a2() -> tuple[Verdict, str]:
                 "and (1/10, 1/1000, k = 5)")
 
 
-def _lemma_b3() -> tuple[Verdict, str]:
+def lemma_b3() -> tuple[Verdict, str]:
     """The clone pair's exact hockey-stick divergence at Lemma B.3's eps is <= delta."""
-    from dpcert.accountant import lemma_b3_check
-
     shown = []
     for p, m, delta in ((_Q(1, 2), 1000, _Q(1, 10**3)), (_Q(1, 4), 2000, _Q(1, 10**6)), (_Q(1, 10), 3000, _Q(1, 100))):
         check = lemma_b3_check(p, m, delta)
@@ -89,10 +95,8 @@ def _lemma_b3() -> tuple[Verdict, str]:
     return _C, "exact clone-pair divergence within delta: " + "; ".join(shown)
 
 
-def _lemma_b1() -> tuple[Verdict, str]:
+def lemma_b1() -> tuple[Verdict, str]:
     """Lemma B.1 on exact shuffled laws of a binary and a ternary metric-DP randomizer (both orders)."""
-    from dpcert.accountant import lemma_b1_check
-
     ratio = Fraction(6, 5)
     binary = [[1 / (1 + ratio**k), ratio**k / (1 + ratio**k)] for k in range(5)]
     line = [[Fraction(abs(i - j), 4) for j in range(5)] for i in range(5)]
@@ -111,7 +115,7 @@ def _lemma_b1() -> tuple[Verdict, str]:
                 "delta = 2e-3 (alpha0 measured exactly)")
 
 
-def _lemma_4_2() -> tuple[Verdict, str]:
+def lemma_4_2() -> tuple[Verdict, str]:
     """Worst log density ratio ||q - q'|| / (ell omega) <= alpha d_EM over every pair of datasets of 1-3 items."""
     distance = [[0, 1, _Q(1, 2), 1], [1, 0, 1, _Q(1, 3)], [_Q(1, 2), 1, 0, 1], [1, _Q(1, 3), 1, 0]]
     query = ((1, -2, 0, 3), (_Q(1, 2), 1, -1, 0))
@@ -130,10 +134,8 @@ def _lemma_4_2() -> tuple[Verdict, str]:
                 f"under l1, l2 and linf (ell = the exact Lipschitz constant; equality at {attained} pairs)")
 
 
-def _concrete_central_example() -> tuple[Verdict, str]:
+def concrete_central_example() -> tuple[Verdict, str]:
     """Section 4.2's central example (alpha = 25, m = 1e3, n = 1e5, delta = 1e-12): 'alpha0 of about 3.0'."""
-    from dpcert.accountant import imola_theorem_4_4
-
     delta = _Q(1, 10**12)
     at_three = imola_theorem_4_4(3, 1000, delta, n=10**5)
     if exact_sign(at_three.alpha - 25) > 0:
@@ -144,7 +146,7 @@ def _concrete_central_example() -> tuple[Verdict, str]:
     return _C, f"alpha0 = 3 gives alpha = {float(at_three.alpha):.4f} <= 25"
 
 
-def _laplace_baseline() -> tuple[Verdict, str]:
+def laplace_baseline() -> tuple[Verdict, str]:
     """Lemma 6.7: Lap(1/(n eps)) per coordinate of the global histogram is eps user-level DP.
 
     Witness: n = 2 users with one item each on X = {0, 1}; user 2 changes item 0 into item 1, so the global
@@ -162,7 +164,7 @@ def _laplace_baseline() -> tuple[Verdict, str]:
     return _C, f"log density ratio {loss} <= eps"
 
 
-def _gaussian_width() -> tuple[Verdict, str]:
+def gaussian_width() -> tuple[Verdict, str]:
     """Lemma 6.2 / Section 4.1: Gaussian noise of per-coordinate width sigma = ell sqrt(1.25 ln(1/delta))/alpha makes
     PrivEMDLinear (alpha, delta)-local d_EM-DP (spec A4).
 
@@ -170,8 +172,6 @@ def _gaussian_width() -> tuple[Verdict, str]:
     values ell w apart, so the pair needs delta >= the Gaussian's exact hockey-stick at eps = alpha w and shift
     ell w (Balle and Wang, Theorem 8). Decided exactly at w = 1 for a grid of (alpha, delta).
     """
-    from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta
-
     for alpha, delta in ((_Q(1, 10), _Q(1, 10**12)), (1, _Q(1, 10**6)), (25, _Q(1, 10**12))):
         sigma = sympy.sqrt(_Q(5, 4) * sympy.log(1 / delta)) / alpha  # ell = 1
         needed = gaussian_delta(alpha, sigma, 1)
@@ -184,11 +184,8 @@ def _gaussian_width() -> tuple[Verdict, str]:
     return _C, "the width meets delta on the grid"
 
 
-def _gaussian_width_corrected() -> tuple[Verdict, str]:
+def gaussian_width_corrected() -> tuple[Verdict, str]:
     """The analytic-Gaussian width at eps = alpha and sensitivity ell meets delta at every d_EM = w in (0, 1]."""
-    from dpcert.accountant.gaussian_calibration import emd_gaussian_sigma
-    from dpcert.proofs.symbolic.closed_form_deltas import gaussian_delta
-
     grid = [_Q(k, 20) for k in range(1, 21)]
     for alpha, delta in ((_Q(1, 10), _Q(1, 10**12)), (1, _Q(1, 10**6)), (25, _Q(1, 10**12))):
         sigma = emd_gaussian_sigma(alpha, delta).value
@@ -198,13 +195,11 @@ def _gaussian_width_corrected() -> tuple[Verdict, str]:
                 return _R, f"witness alpha = {alpha}, delta = {delta}, d_EM = {w}: exact delta {float(needed):.4g}"
     return _C, ("sigma from delta_BW(alpha; ell, sigma) = delta (rounded up) meets delta exactly at d_EM = w for w = "
                 "1/20, ..., 1 and (alpha, delta) in {(1/10, 1e-12), (1, 1e-6), (25, 1e-12)}; the supremum over w is "
-                "at w = 1 (Mills ratio, dpcert.accountant.gaussian_calibration)")
+                "at w = 1 (Mills ratio, dpcert.accountant.metric_user_level.gaussian_calibration)")
 
 
-def _appendix_d3_step() -> tuple[Verdict, str]:
+def appendix_d3_step() -> tuple[Verdict, str]:
     """Appendix D.3: [t^2 e^2a + 2(s-1)t^2 e^a + (s-1)^2 t^2 + 2t e^2a + 2(s-1)t e^a]/D^2 <= (t(e^a + s)/D)^2."""
-    from dpcert.accountant import theorem_6_6_steps
-
     for alpha0, s, t in itertools.product((1, 2, 3, 5), (2, 3), (2, 3)):
         e = sympy.exp(alpha0)
         printed = (t**2 * e**2 + 2 * (s - 1) * t**2 * e + (s - 1) ** 2 * t**2 + 2 * t * e**2
@@ -219,21 +214,15 @@ def _appendix_d3_step() -> tuple[Verdict, str]:
     return _C, "the printed step holds on the grid alpha0 in {1, 2, 3, 5}, s, t in {2, 3}"
 
 
-def _bernstein_constants() -> tuple[Verdict, str]:
-    from dpcert.accountant import bernstein_constant_facts
-
+def bernstein_constants() -> tuple[Verdict, str]:
     return facts_outcome(bernstein_constant_facts())
 
 
-def _concavity() -> tuple[Verdict, str]:
-    from dpcert.accountant import lemma_b1_concavity
-
+def concavity() -> tuple[Verdict, str]:
     return facts_outcome((lemma_b1_concavity(),))
 
 
-def _theorem_5_3_identity() -> tuple[Verdict, str]:
-    from dpcert.accountant import theorem_5_3_alpha_expression
-
+def theorem_5_3_identity() -> tuple[Verdict, str]:
     eps, r, s, delta = sympy.symbols("eps r s delta", positive=True)
     printed = (1 + sympy.sqrt(2)) * r + 3 * sympy.log(1 / delta) / s
     gap = sympy.simplify(theorem_5_3_alpha_expression(eps, r, s, delta) * printed - eps)
@@ -241,10 +230,8 @@ def _theorem_5_3_identity() -> tuple[Verdict, str]:
         if gap == 0 else (_U, f"sympy left {gap}")
 
 
-def _gkrr_inverse() -> tuple[Verdict, str]:
+def gkrr_inverse() -> tuple[Verdict, str]:
     """a' + t b' + s t c' = 1 and A A^{-1} = I in the structured form, for symbolic e^alpha0, e^((1-r)alpha0), s, t."""
-    from dpcert.mechanisms.metric_user_level import gkrr_coefficients, gkrr_inverse_coefficients
-
     E0, E1, s, t = sympy.symbols("E0 E1 s t", positive=True)
     a, b, c = gkrr_coefficients(E0, E1, s, t)
     a2, b2, c2 = gkrr_inverse_coefficients(E0, E1, s, t)
@@ -255,59 +242,3 @@ def _gkrr_inverse() -> tuple[Verdict, str]:
         return _P, ("a' + t b' + s t c' = 1 and (a I + (b I + c J) (x) J)(a' I + (b' I + c' J) (x) J) = I simplify "
                     "exactly for symbolic E0 = e^alpha0, E1 = e^((1-r) alpha0), s, t")
     return _U, f"sympy left {left}"
-
-
-CLAIMS: tuple[Claim, ...] = (
-    mechanism_claim("gkrr-metric-dp", _source("Section 6.2 (GKRR)"), "gkrr", _GKRR, MetricDP(1), _P,
-                    note="P[y | x] ∝ exp(alpha0 (1 - d(x, y)))"),
-    mechanism_claim("gkrr-metric-dp-tight", _source("Section 6.2 (GKRR)"), "gkrr", _GKRR, MetricDP("99/100"), _R,
-                    note="alpha0 is attained within a cluster"),
-    instance_claim("itemwise-composition", _source("Section 4.2 (Fernandes et al. composition)"), _ITEMWISE,
-                   MetricDP(2), _P, note="bounded d_EM-DP with alpha = m alpha0 (Lemma 2.1)"),
-    instance_claim("itemwise-composition-tight", _source("Section 4.2 (Fernandes et al. composition)"), _ITEMWISE,
-                   MetricDP("199/100"), _R, note="without delta, shuffling gains nothing over composition"),
-    computed_claim("gkrr-inverse", _source("Section 6.2 (A^-1)"),
-                   "A^-1 = a' I + (b' I + c' J) (x) J with the printed a', b', c', and a' + t b' + s t c' = 1", _P,
-                   _gkrr_inverse, method="symbolic"),
-    computed_claim("lemma4.2-local-linear", _source("Lemma 4.2 (with Theorem 4.1)"),
-                   "PrivEMDLinear with omega = 1/alpha is (alpha, 0)-local d_EM-DP", _P, _lemma_4_2),
-    computed_claim("lemma-a2-weak-triangle", _source("Lemma A.2"),
-                   "D_e^(a+b)(P || R) <= D_e^a(P || Q) + e^a D_e^b(Q || R); k steps give delta sum_j<k e^(j eps)", _C,
-                   _lemma_a2),
-    computed_claim("fact5.1-printed-delta", _source("Fact 5.1"),
-                   "an (eps, delta, r)-discrete mechanism is (eps ceil(d/r), delta e^ceil(d/r)) at d_EM = d", _R,
-                   lambda: _fact51("fact5.1", sympy.Integer(2), _Q(1, 100))),
-    computed_claim("table1-printed-delta", _source("Table 1"),
-                   "an (eps, delta, r)-discrete mechanism is (eps ceil(d/r), delta e^(eps ceil(d/r))) at d_EM = d", _R,
-                   lambda: _fact51("table1", _Q(1, 10), _Q(1, 1000))),
-    computed_claim("thm5.3-identity", _source("Theorem 5.3"),
-                   "alpha = eps / ((1 + sqrt 2) r + (3/s) ln(1/delta)) makes the reduction (eps, 2 delta, r)-discrete",
-                   _P, _theorem_5_3_identity, method="symbolic"),
-    computed_claim("lemma5.2-bernstein-constants", _source("Lemma 5.2 (Appendix C.1)"),
-                   "the constants of Lemma 5.2's Bernstein step: t^2 >= 2L(V + t/3), 2 sqrt(xy) <= sqrt2 x + y/sqrt2, "
-                   "4/3 + sqrt 2 <= 3", _P, _bernstein_constants, method="symbolic"),
-    computed_claim("lemma-b3-clone-pair", _source("Lemma B.3 (FMT Lemma A.1)"),
-                   "D_e^eps((A+1, C-A) || (A, C-A+1)) <= delta at eps = ln(1 + 8 sqrt(ln(4/delta)/(pm)) + 8/(pm))", _C,
-                   _lemma_b3),
-    computed_claim("lemma-b1-metric-shuffle", _source("Lemma B.1"),
-                   "shuffling one changed item at distance d is (alpha, delta)-close with "
-                   "alpha = ln(1 + tanh(alpha0 d/2)(8 sqrt(e^alpha0 ln(4/delta)/m) + 8 e^alpha0/m))", _C, _lemma_b1),
-    computed_claim("thm4.3-concavity", _source("Theorem 4.3 (Appendix B.3)"),
-                   "f(d) = ln(1 + K tanh(a d/2)) is concave for K, a > 0 (so Jensen gives the worst case)", _P,
-                   _concavity, method="symbolic"),
-    computed_claim("section4.2-central-example", _source("Section 4.2, concrete example"),
-                   "with alpha = 25, m = 1e3, n = 1e5, delta = 1e-12, Theorem 4.4 allows the per-item alpha0 = 3.0 ('about 3.0')", _R,
-                   _concrete_central_example),
-    computed_claim("lemma6.7-laplace-scale", _source("Lemma 6.7"),
-                   "Lap(1/(n eps)) noise on each coordinate of the global histogram is eps user-level DP", _R,
-                   _laplace_baseline),
-    computed_claim("lemma6.2-gaussian-width", _source("Lemma 6.2 and Section 4.1 (Gaussian PrivEMDLinear)"),
-                   "Gaussian noise of width ell sqrt(1.25 ln(1/delta))/alpha per coordinate makes PrivEMDLinear "
-                   "(alpha, delta)-local d_EM-DP", _R, _gaussian_width),
-    computed_claim("gaussian-width-corrected", "dpcert correction of " + _source("Lemma 6.2"),
-                   "per-coordinate Gaussian noise with delta_BW(alpha; ell, sigma) <= delta makes PrivEMDLinear "
-                   "(alpha, delta)-local d_EM-DP", _C, _gaussian_width_corrected),
-    computed_claim("appendix-d3-step", _source("Appendix D.3 (proof of Theorem 6.6)"),
-                   "the middle term of the (a')^2 - 1 bound is at most (t (e^alpha0 + s)/D)^2", _R, _appendix_d3_step),
-)
-

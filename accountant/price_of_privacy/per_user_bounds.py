@@ -1,7 +1,7 @@
 """Bounds on what one user's sketch reveals about the clustering: Theorems 10, 13 and 14.
 
 Each bounds ``I(Z; S)`` **in nats** for one user's sketch S of her record (setting:
-:mod:`dpcert.accountant.sketch_channels`): Theorem 10 for a 1-bit sketch ``1_A`` (w = 1, not private),
+:mod:`dpcert.accountant.price_of_privacy.sketch_channels`): Theorem 10 for a 1-bit sketch ``1_A`` (w = 1, not private),
 Theorems 13 and 14 for every eps-LDP sketch. They rest on the channel-mismatch bound of Lemma 9 and
 hold only in nats. Closed forms are exact, or rigorous enclosures whose ``value`` is the upper end
 (the BoundResult note says so). :func:`per_user_mi_bound` takes the best of them and Lemma 6.
@@ -20,8 +20,8 @@ from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.channel_information import SOURCE, _exact_entry, lemma6_bound
 from dpcert.accountant.exact_intervals import _join, _rational, _result
 from dpcert.accountant.input_validation import _eps, _items, _sign
-from dpcert.accountant.sketch_channels import Record, records
-from dpcert.accountant.subset_overlap import _bracket
+from dpcert.accountant.price_of_privacy.sketch_channels import Record, records
+from dpcert.accountant.price_of_privacy.subset_overlap import _bracket
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = [
@@ -140,7 +140,7 @@ def theorem14_main_term(posterior: Mapping[Record, object] | Sequence[object], N
     """The main term ``sum_l (pi_l0 - pi_l1)^2`` of Theorem 14 for a posterior on D, exactly.
 
     ``pi_{l,sigma} = sum_{(i,z): l in i, z(l) = sigma} p(i, z)``. ``posterior`` is a mapping record ->
-    probability or a sequence in :func:`~dpcert.accountant.sketch_channels.records` order (it need not sum
+    probability or a sequence in :func:`~dpcert.accountant.price_of_privacy.sketch_channels.records` order (it need not sum
     to 1: the box of (18) is checked by the caller).
 
     References: 000_0c6e7fdc3fd68303.txt, Theorem 14 (identity (17)).

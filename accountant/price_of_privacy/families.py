@@ -1,8 +1,8 @@
-"""The bound families of ``dpcert bound NAME``: each returns a list of named BoundResults.
+"""The paper's information bounds as families of ``dpcert bound``: each returns a list of named BoundResults.
 
 A family is a function of exact parameters (ints, Fractions, sympy numbers, or the strings a command
-line passes: ``"1e12"``, ``"1/2"``, ``"log(2)"``) and :data:`FAMILIES` lists each family's function
-with its parameter specifications, so a command line can build
+line passes: ``"1e12"``, ``"1/2"``, ``"log(2)"``); :data:`dpcert.accountant.catalog.BOUND_FAMILIES` lists
+it with its parameter specifications, so a command line can build
 ``dpcert bound ldp-mutual-information --param N=1e12 --param w=10 --param eps=1/2``.
 
 References: 000_0c6e7fdc3fd68303.txt (Lemma 6, Theorems 7, 13, 14, 23, Corollary 21).
@@ -10,62 +10,28 @@ References: 000_0c6e7fdc3fd68303.txt (Lemma 6, Theorems 7, 13, 14, 23, Corollary
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
-
 import sympy
 
+from dpcert.accountant.bound_family import optional_parameter
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.channel_information import SOURCE, lemma6_bound
-from dpcert.accountant.fano import (
-    theorem7_user_threshold,
-    theorem23_user_threshold,
-    users_unreliable,
-)
+from dpcert.accountant.price_of_privacy.fano import theorem7_user_threshold, theorem23_user_threshold, users_unreliable
 from dpcert.accountant.input_validation import _eps, _probability_open
-from dpcert.accountant.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
+from dpcert.accountant.price_of_privacy.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
-__all__ = ["FAMILIES", "REQUIRED", "ParameterSpec", "fano", "ldp_mutual_information"]
-
-
-class _Required:
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED = _Required()
-"""The default of a parameter that must be given."""
-
-
-class ParameterSpec(NamedTuple):
-    """One parameter of a family: its name, a one-line help text, and its default (or :data:`REQUIRED`)."""
-
-    name: str
-    help: str
-    default: object
-
-    @property
-    def required(self) -> bool:
-        return self.default is REQUIRED
-
-
-def _optional(value: object) -> object:
-    """None for a parameter that was not given (None, or the strings "" / "none")."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
-        return None
-    return value
+__all__ = ["fano_family", "ldp_mutual_information_family"]
 
 
 def _n_w(N: object, w: object) -> tuple[int, int | None]:
     n = require_int("N", N, minimum=2)
-    w = _optional(w)
+    w = optional_parameter(w)
     if w is None:
         return n, None
     return n, require_int("w", w, minimum=1, maximum=n)
 
 
-def ldp_mutual_information(N: object, w: object, eps: object) -> list[BoundResult]:
+def ldp_mutual_information_family(N: object, w: object, eps: object) -> list[BoundResult]:
     """Upper bounds on the information one eps-LDP user gives about the clustering, in nats.
 
     Results, in order: ``lemma6`` (eps), ``theorem13`` (exact hypergeometric form), ``theorem13-paper``
@@ -104,7 +70,7 @@ def _corollary21(name: str, info: BoundResult | None, n: int, p: sympy.Expr, mis
                        lower_value=lower, upper_value=upper, bounds="lower")
 
 
-def fano(N: object, eps: object, w: object = None, p_max: object = sympy.Rational(1, 2), K: object = 2,
+def fano_family(N: object, eps: object, w: object = None, p_max: object = sympy.Rational(1, 2), K: object = 2,
          d: object = 0) -> list[BoundResult]:
     """User counts below which every eps-LDP clustering learner is unreliable (Fano-type bounds).
 
@@ -141,23 +107,3 @@ def fano(N: object, eps: object, w: object = None, p_max: object = sympy.Rationa
                theorem23_user_threshold(n, clusters, tolerance, e, p),
                theorem23_user_threshold(n, clusters, tolerance, e, p, exact_tail=False)]
     return results
-
-
-Family = tuple[Callable[..., list[BoundResult]], tuple[ParameterSpec, ...]]
-
-FAMILIES: dict[str, Family] = {
-    "ldp-mutual-information": (ldp_mutual_information, (
-        ParameterSpec("N", "number of items (integer >= 2, e.g. 1e12)", REQUIRED),
-        ParameterSpec("w", "ratings per user (integer, 1 <= w <= N)", REQUIRED),
-        ParameterSpec("eps", "local-DP parameter (> 0, exact: 1/2, log(2))", REQUIRED),
-    )),
-    "fano": (fano, (
-        ParameterSpec("N", "number of items (integer >= 2, e.g. 1e12)", REQUIRED),
-        ParameterSpec("eps", "local-DP parameter (> 0, exact: 1/2, log(2))", REQUIRED),
-        ParameterSpec("w", "ratings per user (1 <= w <= N) for the Theorem 13/14 rows; none to skip", None),
-        ParameterSpec("p_max", "error level, in (0, 1)", sympy.Rational(1, 2)),
-        ParameterSpec("K", "clusters for Theorem 23 (integer >= 2)", 2),
-        ParameterSpec("d", "Hamming tolerance for Theorem 23 (integer in [0, N-1])", 0),
-    )),
-}
-"""Family name -> (function, parameter specs). Call ``function(**{spec.name: value})``."""

@@ -258,7 +258,7 @@ def _printed_result(witness: ChainWitness | None, eps: sympy.Expr, delta: sympy.
                     name: str, where: str) -> BoundResult:
     value = printed_group_delta(eps, delta, k, form=form)
     note = (f"as printed in {where}: {PRINTED_FORMS[form]} at eps' = k eps; not a valid bound in general "
-            "(spec A1, refuted by dpcert.accountant.group_privacy.fact51_counterexample)")
+            "(spec A1, refuted by dpcert.accountant.metric_user_level.group_privacy.fact51_counterexample)")
     if witness is not None and witness.refutes(form):
         note += (f"; false at these inputs: the witness chain has D = {float(witness.endpoint):.6g} "
                  f"> {float(value):.6g}")

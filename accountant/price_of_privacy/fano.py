@@ -1,7 +1,7 @@
 """Fano-type lower bounds on the number of users an eps-LDP clustering learner needs.
 
 Fano's inequality takes mutual information in **bits**; the information bounds
-(:mod:`dpcert.accountant.channel_information`, :mod:`dpcert.accountant.per_user_bounds`) are in **nats** and are
+(:mod:`dpcert.accountant.channel_information`, :mod:`dpcert.accountant.price_of_privacy.per_user_bounds`) are in **nats** and are
 converted here with ``log2(e) = 1/ln 2`` explicitly (spec §9 E1). A user threshold T means: with
 fewer than T users, *every* learner of the stated kind has average error > p_max (hence is
 unreliable: its worst-case error exceeds p_max).

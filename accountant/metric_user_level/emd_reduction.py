@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import sympy
 
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.accountant.group_privacy import PairGuarantee, discrete_to_graded
+from dpcert.accountant.metric_user_level.group_privacy import PairGuarantee, discrete_to_graded
 from dpcert.accountant.input_validation import _probability_open
 from dpcert.accountant.symbolic_facts import SymbolicFact, fact_from_cases, nonnegative_everywhere, square_certificate
 from dpcert.mechanisms.parameters import (
@@ -243,7 +243,7 @@ def user_level_from_metric(alpha: object, delta: object) -> PairGuarantee:
 def user_level_from_discrete(eps: object, delta: object, r: object) -> PairGuarantee:
     """(eps, delta, r)-discrete d_EM-DP implies user-level DP: (eps, delta) when r >= 1, else via group privacy.
 
-    The guarantee at d_EM = 1 of :func:`dpcert.accountant.group_privacy.discrete_to_graded`: k = ceil(1/r) steps,
+    The guarantee at d_EM = 1 of :func:`dpcert.accountant.metric_user_level.group_privacy.discrete_to_graded`: k = ceil(1/r) steps,
     (k eps, delta sum_{j<k} e^{j eps}).
 
     References: 002_1def8c9789d6e1bd.txt, Table 1 ("implies user-level DP when r >= 1") and Fact 5.1 as

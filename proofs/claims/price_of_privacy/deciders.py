@@ -15,15 +15,24 @@ from fractions import Fraction
 
 import sympy
 
+from dpcert.accountant import mutual_information, posterior_prior_ratios
+from dpcert.accountant.price_of_privacy import (
+    appendix_a_chernoff_check,
+    binomial_ratio,
+    lemma12_sandwich,
+    lemma9_rhs,
+    records,
+    sketch_information,
+    theorem10_bound,
+    theorem13_bound,
+    theorem14_bound,
+    theorem7_paper_witness,
+)
 from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.parameters import exact_sign
+from dpcert.mechanisms.price_of_privacy.analysis import eps_hat, maxsense_delta, maxsense_expected_scores
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.claim import Claim, computed_claim, mechanism_claim
-from dpcert.proofs.guarantees import PureDP
 
-__all__ = ["CLAIMS"]
-
-_PAPER = "000_0c6e7fdc3fd68303.txt"
 _P, _C, _R, _U = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNKNOWN
 
 # Cases enumerated by the "confirmed" claims: (items N, ratings per user w) and seeds per case.
@@ -32,21 +41,11 @@ _SEEDS = range(4)
 _T = Fraction(3, 2)  # likelihood-ratio bound e^eps of the random private sketches: eps = log(3/2) < ln 2
 
 
-def _source(where: str) -> str:
-    return f"{_PAPER}, {where}"
-
-
-def _records(N: int, w: int) -> tuple:
-    from dpcert.accountant import records
-
-    return records(N, w)
-
-
 def _random_channel(N: int, w: int, seed: int) -> list[list[Fraction]]:
     """An arbitrary (not private) 3-output sketch P(s | I, Z_I) with rational entries."""
     rng = random.Random(seed)
     rows = []
-    for _ in _records(N, w):
+    for _ in records(N, w):
         weights = [rng.randint(1, 9) for _ in range(3)]
         rows.append([Fraction(v, sum(weights)) for v in weights])
     return rows
@@ -55,12 +54,10 @@ def _random_channel(N: int, w: int, seed: int) -> list[list[Fraction]]:
 def _random_private_channel(N: int, w: int, seed: int) -> list[list[Fraction]]:
     """A binary sketch with P(S = 1 | x) in [2/5, 3/5]: every ratio is at most 3/2, so it is log(3/2)-LDP."""
     rng = random.Random(seed)
-    return [[1 - a, a] for a in (Fraction(rng.randint(24, 36), 60) for _ in _records(N, w))]
+    return [[1 - a, a] for a in (Fraction(rng.randint(24, 36), 60) for _ in records(N, w))]
 
 
-def _lemma9_in_nats() -> tuple[Verdict, str]:
-    from dpcert.accountant import lemma9_rhs, sketch_information
-
+def lemma9_in_nats() -> tuple[Verdict, str]:
     worst = 0.0
     for (N, w), seed in itertools.product(_CASES, _SEEDS):
         channel = _random_channel(N, w, seed)
@@ -72,13 +69,11 @@ def _lemma9_in_nats() -> tuple[Verdict, str]:
                 f"(N, w) in {list(_CASES)}, by exact enumeration; largest ratio {worst:.3f}")
 
 
-def _lemma9_in_bits() -> tuple[Verdict, str]:
+def lemma9_in_bits() -> tuple[Verdict, str]:
     """Spec section 9 E1: N = w = 2, Z uniform on {0,1}^2, S uniform over the three states other than Z."""
-    from dpcert.accountant import lemma9_rhs, sketch_information
-
     N = w = 2
     states = list(itertools.product((0, 1), repeat=2))
-    channel = [[Fraction(0) if s == z else Fraction(1, 3) for s in states] for _, z in _records(N, w)]
+    channel = [[Fraction(0) if s == z else Fraction(1, 3) for s in states] for _, z in records(N, w)]
     bits = sketch_information(channel, N, w, units="bits")
     rhs = lemma9_rhs(channel, N, w)
     verdict = _R if exact_sign(bits - sympy.sympify(rhs)) > 0 else _C
@@ -87,10 +82,8 @@ def _lemma9_in_bits() -> tuple[Verdict, str]:
                      f"({float(sketch_information(channel, N, w)):.4f} <= {float(rhs):.4f})")
 
 
-def _lemma6() -> tuple[Verdict, str]:
+def lemma6() -> tuple[Verdict, str]:
     """Bit release with a uniform input, I = ln 2 - h(e^eps / (1 + e^eps)) <= eps, at several eps exactly."""
-    from dpcert.accountant import mutual_information
-
     checked = []
     for eps in (sympy.Rational(1, 10), sympy.Integer(1), sympy.Integer(5)):
         t = sympy.exp(eps)
@@ -100,22 +93,14 @@ def _lemma6() -> tuple[Verdict, str]:
             return _R, f"bit release at eps = {eps}: I = {information} > eps"
         checked.append(f"eps={eps}: I={float(information):.4g}")
     for (N, w), seed in itertools.product(_CASES, _SEEDS):
-        information = _sketch_information(_random_private_channel(N, w, seed), N, w)
+        information = sketch_information(_random_private_channel(N, w, seed), N, w)
         if exact_sign(sympy.log(_T) - information) < 0:
             return _R, f"random log(3/2)-LDP sketch at N={N}, w={w}, seed {seed}: I = {information} > eps"
     return _C, ("I <= eps nats, exactly, for the bit release (" + "; ".join(checked) + ") and for "
                 f"{len(_CASES) * len(_SEEDS)} random log(3/2)-LDP sketches")
 
 
-def _sketch_information(channel: list[list[Fraction]], N: int, w: int) -> sympy.Expr:
-    from dpcert.accountant import sketch_information
-
-    return sketch_information(channel, N, w)
-
-
-def _lemma11() -> tuple[Verdict, str]:
-    from dpcert.accountant import posterior_prior_ratios
-
+def lemma11() -> tuple[Verdict, str]:
     lo, hi = 1 / _T, _T
     count = 0
     for seed in _SEEDS:
@@ -131,7 +116,7 @@ def _lemma11() -> tuple[Verdict, str]:
     return _C, f"{count} posterior/prior ratios of random log(3/2)-LDP channels and priors all in [2/3, 3/2]"
 
 
-def _theorem7_corrected() -> tuple[Verdict, str]:
+def theorem7_corrected() -> tuple[Verdict, str]:
     """At U = ((1 - p) N - 1) / (eps log2 e), Fano's bound 1 - (U eps log2 e + 1)/N equals p, symbolically."""
     N, eps, p = sympy.symbols("N eps p", positive=True)
     log2e = 1 / sympy.log(2)
@@ -142,9 +127,7 @@ def _theorem7_corrected() -> tuple[Verdict, str]:
                      f"1 - (U eps log2 e + 1)/N - p_max simplifies to {identity}, so fewer users leave error > p_max")
 
 
-def _theorem7_printed() -> tuple[Verdict, str]:
-    from dpcert.accountant import theorem7_paper_witness
-
+def theorem7_printed() -> tuple[Verdict, str]:
     witness = theorem7_paper_witness(10000, sympy.Rational(1, 2))
     verdict = Verdict.PROOF_GAP if witness.refutes and witness.recheck() else _C
     return verdict, (f"not proved by Fano: witness N = 10^4, eps = 1/2: at U = {witness.users} < N/(eps log2 e) = "
@@ -153,9 +136,7 @@ def _theorem7_printed() -> tuple[Verdict, str]:
                      "not refuted (no learner beating it is known)")
 
 
-def _theorem10() -> tuple[Verdict, str]:
-    from dpcert.accountant import theorem10_bound
-
+def theorem10() -> tuple[Verdict, str]:
     count = 0
     for N in (2, 3, 4):
         cells = [(i, z) for i in range(N) for z in (0, 1)]
@@ -163,8 +144,8 @@ def _theorem10() -> tuple[Verdict, str]:
             for A in itertools.combinations(cells, size):
                 members = set(A)
                 channel = [[Fraction(0), Fraction(1)] if (items[0], labels[0]) in members else
-                           [Fraction(1), Fraction(0)] for items, labels in _records(N, 1)]
-                information = _sketch_information(channel, N, 1)
+                           [Fraction(1), Fraction(0)] for items, labels in records(N, 1)]
+                information = sketch_information(channel, N, 1)
                 bound = theorem10_bound(A, N)
                 if exact_sign(bound - information) < 0 or bound > sympy.Rational(1, N):
                     return _R, f"N={N}, A={A}: I = {information}, bound {bound}, 1/N = {sympy.Rational(1, N)}"
@@ -172,9 +153,7 @@ def _theorem10() -> tuple[Verdict, str]:
     return _C, f"I(Z; 1_A(I,Z)) <= (|C1|/2N)(1/|A| + 1/(2N-|A|)) <= 1/N for all {count} sets A, N = 2..4, exactly"
 
 
-def _lemma12_sandwich() -> tuple[Verdict, str]:
-    from dpcert.accountant import lemma12_sandwich
-
+def decide_lemma12_sandwich() -> tuple[Verdict, str]:
     count = 0
     for N in range(2, 61):
         for w in range(1, N // 2 + 1):
@@ -185,9 +164,7 @@ def _lemma12_sandwich() -> tuple[Verdict, str]:
     return _C, f"(1 - w/(N-w+1))^w <= C(N-w,w)/C(N,w) <= (1 - w/N)^w exactly for all {count} (N, w), N <= 60, w <= N/2"
 
 
-def _lemma12_theta() -> tuple[Verdict, str]:
-    from dpcert.accountant import binomial_ratio
-
+def lemma12_theta() -> tuple[Verdict, str]:
     N, w = 1000, 1
     difference = abs(binomial_ratio(N, w) - (1 - sympy.Rational(w**2, N)))
     verdict = _R if difference == 0 else _C
@@ -195,9 +172,7 @@ def _lemma12_theta() -> tuple[Verdict, str]:
                      f"Theta({sympy.Rational(w**4, N**2)}); only the O(w^4/N^2) upper bound (w = o(sqrt N)) holds (spec E5)")
 
 
-def _private_sketch_bound(which: str) -> tuple[Verdict, str]:
-    from dpcert.accountant import lemma9_rhs, theorem13_bound, theorem14_bound
-
+def private_sketch_bound(which: str) -> tuple[Verdict, str]:
     eps = sympy.log(_T)
     bound_of = {"theorem13": theorem13_bound, "theorem14": theorem14_bound}[which]
     slack = []
@@ -211,9 +186,7 @@ def _private_sketch_bound(which: str) -> tuple[Verdict, str]:
                 f"{list(_CASES)}, exactly; largest RHS/bound {max(slack):.3g}")
 
 
-def _theorem16_eps_hat() -> tuple[Verdict, str]:
-    from dpcert.mechanisms.price_of_privacy.analysis import eps_hat
-
+def theorem16_eps_hat() -> tuple[Verdict, str]:
     eps = sympy.Rational(101, 100)
     Q = sympy.ceiling(eps)
     value = eps_hat(eps / Q)
@@ -223,9 +196,7 @@ def _theorem16_eps_hat() -> tuple[Verdict, str]:
                      f"2(e-1)/(e+2) = {float(claimed):.4f}; the true bound for eps >= 1 is 2 tanh(1/4) = 0.4898 (spec E3)")
 
 
-def _appendix_a_chernoff() -> tuple[Verdict, str]:
-    from dpcert.accountant import appendix_a_chernoff_check
-
+def appendix_a_chernoff() -> tuple[Verdict, str]:
     check = appendix_a_chernoff_check(10, 10, 0)
     verdict = _C if check.holds else _R
     return verdict, (f"witness N = 10, K = 10, d = 0: P[Bin(N, 1/K) >= N - d] = {float(check.tail):.3g} > "
@@ -233,10 +204,8 @@ def _appendix_a_chernoff() -> tuple[Verdict, str]:
                      f"needs delta <= 1, here delta = {check.chernoff_delta} (spec E4)")
 
 
-def _theorem15_gap() -> tuple[Verdict, str]:
+def theorem15_gap() -> tuple[Verdict, str]:
     """|Bbar_1 - Bbar_2| from the exact expected scores against the paper's printed U eps_hat (c - c^2/w) delta/N."""
-    from dpcert.mechanisms.price_of_privacy.analysis import eps_hat, maxsense_delta, maxsense_expected_scores
-
     alpha, beta, b = (1,), (sympy.Rational(1, 2),) * 2, ((sympy.Rational(1, 5), sympy.Rational(4, 5)),)
     N, w, theta, eps, U = 200, 10, 1, 1, 40000
     scores = maxsense_expected_scores(alpha, beta, b, N, w, theta, eps, U)
@@ -266,7 +235,7 @@ def _random_bit_sums(seed: int, per_size: int):
             yield N, f, values, sum(values, Fraction(0)) / len(values)
 
 
-def _lemma32() -> tuple[Verdict, str]:
+def lemma32() -> tuple[Verdict, str]:
     """E0 exp(nu (F - Fbar)^2) <= 1 + 4 nu sigma^2 / (1 - 2 nu sigma^2) for F = sum_i f_i(Z_i), Z_i fair bits.
 
     Each case enumerates all 2^N values of Z exactly (rational F), evaluates both sides at 40 digits with
@@ -291,7 +260,7 @@ def _lemma32() -> tuple[Verdict, str]:
                 f"largest left/right {worst:.3f}")
 
 
-def _lemma28_vertices() -> tuple[Verdict, str]:
+def lemma28_vertices() -> tuple[Verdict, str]:
     """Vertices of {p : sum p = 1, p D in [1 - eps', 1 + eps']} by brute-force enumeration.
 
     A vertex of the (D-1)-dimensional polytope has D - 1 coordinates at a bound of the box; the last is fixed
@@ -320,7 +289,7 @@ def _lemma28_vertices() -> tuple[Verdict, str]:
                 "choice of D - 1 active box constraints)")
 
 
-def _lemma29_variance() -> tuple[Verdict, str]:
+def lemma29_variance() -> tuple[Verdict, str]:
     """sup{E_p (F - Fbar)^2 : KL(p || p0) <= delta} <= sigma^2 max(20, 10 delta), F = sum_i f_i(Z_i).
 
     The supremum of a linear functional under a KL ball is attained by the exponential tilt
@@ -370,7 +339,7 @@ def _tilted_supremum(g: list, delta) -> object:
     return tilt(hi)[1]
 
 
-def _theorem17_null_variance() -> tuple[Verdict, str]:
+def theorem17_null_variance() -> tuple[Verdict, str]:
     """Var^0[F] <= 2 eps'^2 N for F = sum_i f_i(Z_i), f_i(z) in [e^-eps, e^eps], Z_i fair bits, eps' = e^eps - 1.
 
     Var^0[F] = sum_i (f_i(0) - f_i(1))^2 / 4 <= N ((t - 1/t)/2)^2 with t = e^eps, attained at
@@ -388,84 +357,3 @@ def _theorem17_null_variance() -> tuple[Verdict, str]:
     return _P, ("max Var^0[F] = N ((e^eps - e^-eps)/2)^2 <= N eps'^2 <= 2 N eps'^2 for every eps > 0 (sympy: with "
                 "e^eps = 1 + u both gaps are ratios of polynomials in u > 0 with non-negative coefficients); the "
                 "paper's constant 2 is loose by a factor of 2")
-
-
-_SKETCH_CLAIMS: tuple[Claim, ...] = (
-    mechanism_claim("thm8-pairwise-preference-ldp", _source("Theorem 8 (Fig. 1)"), "pairwise-preference-sketch",
-                    {"N": 5, "w": 2, "eps": 1, "pair": "0,3"}, PureDP(1), _P,
-                    note="over all pairs of user data (W, R), for the public pair {0, 3}"),
-    mechanism_claim("thm8-pairwise-preference-tight", _source("Theorem 8 (Fig. 1)"), "pairwise-preference-sketch",
-                    {"N": 5, "w": 2, "eps": 1, "pair": "0,3"}, PureDP("999/1000"), _R,
-                    note="the bound e^eps is attained"),
-    mechanism_claim("variant-ii-rated-pair-not-ldp", _source("Section 3.2, variant (ii)"), "rated-pair-sketch",
-                    {"N": 5, "w": 3, "eps": "log(3)"}, PureDP("log(3)"), _R,
-                    note="the probed pair is drawn from the rated items, so it reveals them (spec E9)"),
-    mechanism_claim("variant-ii-public-items", _source("Section 3.2, variant (ii)"), "rated-pair-sketch-public-items",
-                    {"eps": "log(3)", "items": "0,2,4"}, PureDP("log(3)"), _P,
-                    note="private for the ratings once the rated items are public"),
-    mechanism_claim("thm15-maxsense-ldp", _source("Theorem 15 (Fig. 2)"), "maxsense-sketch",
-                    {"N": 5, "w": 2, "eps": 1, "sensing": "01010"}, PureDP(1), _P),
-    mechanism_claim("thm15-maxsense-tight", _source("Theorem 15 (Fig. 2)"), "maxsense-sketch",
-                    {"N": 5, "w": 2, "eps": 1, "sensing": "01010"}, PureDP("999/1000"), _R,
-                    note="exactly e^eps whenever an item is sensed"),
-    mechanism_claim("thm15-maxsense-empty-sensing", _source("Theorem 15 (Fig. 2)"), "maxsense-sketch",
-                    {"N": 5, "w": 2, "eps": 1, "sensing": "00000"}, PureDP("1/1000"), _P,
-                    note="with nothing sensed the output ignores the data"),
-    mechanism_claim("thm16-multi-maxsense-ldp", _source("Theorem 16 (Fig. 3)"), "multi-maxsense-sketch",
-                    {"N": 6, "w": 1, "eps": 2, "blocks": "0|1|2|3"}, PureDP(2), _P),
-    mechanism_claim("thm16-multi-maxsense-tight-ratio", _source("Theorem 16 (Fig. 3)"), "multi-maxsense-sketch",
-                    {"N": 6, "w": 1, "eps": 2, "blocks": "0|1|2|3"}, PureDP("999/1000"), _R,
-                    note="the tight value is (eps/Q) min(Q', 2w) = 1, below the composition bound 2"),
-    mechanism_claim("thm10-membership-query-not-private", _source("Theorem 10 (proof)"), "membership-query",
-                    {"N": 4, "A": "[[0, 1], [2, 0]]"}, PureDP(10), _R,
-                    note="a deterministic 1-bit query has an unbounded likelihood ratio"),
-)
-
-_BOUND_CLAIMS: tuple[Claim, ...] = (
-    computed_claim("lemma6-mi-through-ldp", _source("Lemma 6"), "I(X; Y | Z) <= eps nats through an eps-LDP channel",
-                   _C, _lemma6),
-    computed_claim("lemma9-channel-mismatch-nats", _source("Lemma 9"),
-                   "I(Z; S) <= E_S[E[2^|I1 ∩ I2| 1{Z1 ≡ Z2} - 1]] (in nats) for every sketch", _C, _lemma9_in_nats),
-    computed_claim("lemma9-channel-mismatch-bits", _source("Lemma 9 with footnote 3 (log = log2)"),
-                   "Lemma 9 holds with mutual information in bits", _R, _lemma9_in_bits),
-    computed_claim("lemma11-posterior-ratio", _source("Lemma 11"),
-                   "posterior/prior ratios of an eps-DP sketch lie in [e^-eps, e^eps]", _C, _lemma11),
-    computed_claim("thm7-corrected-threshold", _source("Theorem 7"),
-                   "any eps-LDP learner is unreliable below ((1 - p_max) N - 1)/(eps log2 e) users", _P,
-                   _theorem7_corrected, method="symbolic"),
-    computed_claim("thm7-printed-threshold", _source("Theorem 7"),
-                   "any eps-LDP learner is unreliable below N/(eps log2 e) users (printed constant)",
-                   Verdict.PROOF_GAP, _theorem7_printed),
-    computed_claim("thm10-one-bit-sketch", _source("Theorem 10"),
-                   "a 1-bit sketch 1_A(I, Z) with w = 1 carries at most 1/N nats", _C, _theorem10),
-    computed_claim("lemma12-sandwich", _source("Lemma 12 (proof)"),
-                   "(1 - w/(N-w+1))^w <= C(N-w,w)/C(N,w) <= (1 - w/N)^w", _C, _lemma12_sandwich),
-    computed_claim("lemma12-theta", _source("Lemma 12"), "|C(N-w,w)/C(N,w) - (1 - w^2/N)| = Theta(w^4/N^2)", _R,
-                   _lemma12_theta),
-    computed_claim("thm13-bounds-lemma9", _source("Theorem 13"),
-                   "for eps-LDP sketches the Lemma 9 bound is at most e^{2eps} sum_k h(k)(1 - 2^-k) = O(w^2/N)", _C,
-                   lambda: _private_sketch_bound("theorem13")),
-    computed_claim("thm14-bounds-lemma9", _source("Theorem 14"),
-                   "for eps-LDP sketches, eps < ln 2, the Lemma 9 bound is at most 2(e^eps-1)^2 w/N + O(w^4/N^2)", _C,
-                   lambda: _private_sketch_bound("theorem14")),
-    computed_claim("thm15-score-gap-constant", _source("Theorem 15 (proof)"),
-                   "|Bbar_l - Bbar_m| >= U eps_hat (theta - theta^2/w) delta_lm / N", _R, _theorem15_gap),
-    computed_claim("thm16-eps-hat-bound", _source("Theorem 16 (proof)"),
-                   "eps_hat(eps / ceil(eps)) >= 2(e - 1)/(e + 2)", _R, _theorem16_eps_hat),
-    computed_claim("lemma32-partition-function", _source("Lemma 32 (Appendix D)"),
-                   "E0 exp(nu (F - Fbar)^2) <= 1 + 4 nu sigma^2 / (1 - 2 nu sigma^2) for nu sigma^2 < 1/2", _C,
-                   _lemma32),
-    computed_claim("appendix-a-chernoff", _source("Appendix A, Theorem 23"),
-                   "P[Bin(N, 1/K) >= N - d] <= exp(-N K (1 - d/N - 1/K)^2 / 3)", _R, _appendix_a_chernoff),
-    computed_claim("lemma28-box-simplex-vertices", _source("Lemma 28 (Appendix C)"),
-                   "the vertices of {sum p = 1, p D in [1 - eps', 1 + eps']} are the p^A with |A| = D/2", _C,
-                   _lemma28_vertices),
-    computed_claim("lemma29-variance-under-kl", _source("Lemma 29 (= Lemma 19, Appendix D)"),
-                   "sup{Var_p(F) : KL(p || p0) <= delta} <= Var0[F] max(20, 10 delta) for F = sum_i f_i(Z_i)", _C,
-                   _lemma29_variance),
-    computed_claim("thm17-null-variance", _source("Theorem 17 (proof)"),
-                   "Var0[F] <= 2 eps'^2 N when every f_i(z) lies in [e^-eps, e^eps]", _P, _theorem17_null_variance,
-                   method="symbolic"),
-)
-
-CLAIMS: tuple[Claim, ...] = _SKETCH_CLAIMS + _BOUND_CLAIMS

@@ -28,7 +28,7 @@ from dpcert.accountant.exact_intervals import (
     _join,
     _result,
 )
-from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_positive
+from dpcert.mechanisms.parameters import require_eps, require_int, require_positive
 
 __all__ = ["adaptive_min_queries", "theorem17_adaptive_bound"]
 

@@ -17,20 +17,30 @@ import numpy as np
 import sympy
 
 from dpcert.mechanisms.parameters import exact_sign
-from dpcert.mechanisms.privact import NoisyDegreeVector, SocialGraph, edge_privacy_loss, random_partition
+from dpcert.mechanisms.privact import (
+    AdjacencyRandomizedResponse,
+    NoisyDegreeVector,
+    SocialGraph,
+    degree_vectors,
+    edge_privacy_loss,
+    random_partition,
+    random_tree,
+    tree_qualities,
+)
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.claim import Claim, computed_claim, facts_outcome
+from dpcert.proofs.claim import facts_outcome
+from dpcert.proofs.claims.privact.checks import (
+    boltzmann_loss_check,
+    footnote2_check,
+    lemma6_monte_carlo,
+    prove_laplace_difference_facts,
+    theorem3_check,
+    theorem6_vacuity_table,
+)
 
-__all__ = ["CLAIMS"]
-
-_PAPER = "004_a0cddc0a7a24fb37.txt"
 _P, _C, _R = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED
 _SIGMA = sympy.Integer(2)
 _N, _K = 9, 3
-
-
-def _source(where: str) -> str:
-    return f"{_PAPER}, {where}"
 
 
 def _small_graph() -> tuple[SocialGraph, np.ndarray]:
@@ -39,7 +49,7 @@ def _small_graph() -> tuple[SocialGraph, np.ndarray]:
     return SocialGraph(_N, edges, "random G(9, 0.4)"), random_partition(_N, _K, rng)
 
 
-def _degree_vector_privacy() -> tuple[Verdict, str]:
+def degree_vector_privacy() -> tuple[Verdict, str]:
     """Every user, every one-bit change of a 9-user graph: sup_y log p(y|D)/p(y|D') = 1/σ exactly."""
     graph, partition = _small_graph()
     rows = graph.adjacency.toarray()
@@ -61,7 +71,7 @@ def _degree_vector_privacy() -> tuple[Verdict, str]:
                 "most ||c - c'||_1/sigma by the triangle inequality and equals it at y = c(D)")
 
 
-def _edge_level(sigma_of_eps: sympy.Expr, claimed_eps: sympy.Expr) -> tuple[Verdict, str]:
+def edge_level(sigma_of_eps: sympy.Expr, claimed_eps: sympy.Expr) -> tuple[Verdict, str]:
     """The joint loss of both endpoints' reports when one edge {i, j} flips, against ``claimed_eps``."""
     graph, partition = _small_graph()
     worst, pair = sympy.Integer(0), None
@@ -77,10 +87,8 @@ def _edge_level(sigma_of_eps: sympy.Expr, claimed_eps: sympy.Expr) -> tuple[Verd
                 f"edge flips (sigma = {sigma_of_eps} = 2/eps)")
 
 
-def _strawman_example() -> tuple[Verdict, str]:
+def strawman_example() -> tuple[Verdict, str]:
     """Section 2.2: with P(keep) = 0.7, a user with 70 of 10^6 possible contacts 'will claim to have 300,000'."""
-    from dpcert.mechanisms.privact import AdjacencyRandomizedResponse
-
     strawman = AdjacencyRandomizedResponse()
     expected = strawman.expected_reported_degree(10**6, 70)
     if abs(expected - 300_000) / 300_000 < sympy.Rational(1, 100):
@@ -89,9 +97,7 @@ def _strawman_example() -> tuple[Verdict, str]:
     return _R, f"expected reported contacts {expected}, not about 300,000"
 
 
-def _laplace_difference() -> tuple[Verdict, str]:
-    from dpcert.accountant.privact_bounds import prove_laplace_difference_facts
-
+def laplace_difference() -> tuple[Verdict, str]:
     return facts_outcome(prove_laplace_difference_facts())
 
 
@@ -104,9 +110,7 @@ def _random_dissimilarities(n: int, count: int, seed: int) -> list[np.ndarray]:
     return matrices
 
 
-def _theorem3() -> tuple[Verdict, str]:
-    from dpcert.accountant.privact_bounds import theorem3_check
-
+def theorem3() -> tuple[Verdict, str]:
     cases = 0
     for n in (4, 5, 6):
         for S in _random_dissimilarities(n, 8, seed=n):
@@ -119,9 +123,7 @@ def _theorem3() -> tuple[Verdict, str]:
                 "S >= 1 (n = 4, 5, 6), all (2n - 3)!! trees enumerated, exact arithmetic")
 
 
-def _clique() -> tuple[Verdict, str]:
-    from dpcert.mechanisms.privact import tree_qualities
-
+def clique() -> tuple[Verdict, str]:
     for n in range(2, 8):
         S = np.ones((n, n), dtype=np.int64) - np.eye(n, dtype=np.int64)
         qualities = set(tree_qualities(S).tolist())
@@ -130,9 +132,7 @@ def _clique() -> tuple[Verdict, str]:
     return _C, "every one of the (2n - 3)!! trees of the n-clique has Q_D = (n^3 - n)/3, for n = 2..7 (exhaustive)"
 
 
-def _lemma51() -> tuple[Verdict, str]:
-    from dpcert.accountant.privact_bounds import boltzmann_loss_check
-
+def lemma51() -> tuple[Verdict, str]:
     cases, worst = 0, 0.0
     for n in (4, 5, 6):
         for S in _random_dissimilarities(n, 3, seed=10 + n):
@@ -146,10 +146,7 @@ def _lemma51() -> tuple[Verdict, str]:
                 f"trees; largest tail ratio {worst:.3g}")
 
 
-def _lemma6() -> tuple[Verdict, str]:
-    from dpcert.accountant.privact_bounds import lemma6_monte_carlo
-    from dpcert.mechanisms.privact import degree_vectors, random_tree
-
+def lemma6() -> tuple[Verdict, str]:
     rng = np.random.default_rng(6)
     n, K, sigma = 30, 3, sympy.Integer(1)
     edges = np.array([(i, j) for i, j in itertools.combinations(range(n), 2) if rng.random() < 0.3])
@@ -165,10 +162,8 @@ def _lemma6() -> tuple[Verdict, str]:
     return (_C, summary) if all(verdicts) else (_R, "a lemma is rejected: " + summary)
 
 
-def _theorem6_values() -> tuple[Verdict, str]:
+def theorem6_values() -> tuple[Verdict, str]:
     """TC-N7: Theorem 6's bound over rho, (3K + 12 sqrt K) sigma, at K = 7 (all three networks) and sigma = 1/eps."""
-    from dpcert.accountant.privact_bounds import theorem6_vacuity_table
-
     rows = [r for r in theorem6_vacuity_table(sigma_per_eps="user") if r.network == "lastfm"]
     values = [float(r.bound_over_rho) for r in rows]
     expected = [105.498, 52.749, 26.375]
@@ -180,10 +175,8 @@ def _theorem6_values() -> tuple[Verdict, str]:
     return _R, f"bound/rho = {values}, not {expected}"
 
 
-def _footnote2_attack() -> tuple[Verdict, str]:
+def footnote2_attack() -> tuple[Verdict, str]:
     """The attacker's success: the best posterior of a uniform bit under eps = 2 is e^2/(1 + e^2) >= 86%."""
-    from dpcert.accountant.privact_bounds import footnote2_check
-
     check = footnote2_check()
     reaches = exact_sign(check.posterior - check.printed) >= 0
     shown = f"e^2/(1 + e^2) = {float(check.posterior):.4f}"
@@ -193,10 +186,8 @@ def _footnote2_attack() -> tuple[Verdict, str]:
     return _R, f"{shown} < {float(check.printed):.2f}"
 
 
-def _footnote2_bound() -> tuple[Verdict, str]:
+def footnote2_bound() -> tuple[Verdict, str]:
     """Is 86% the eps = 2 posterior bound? It is e^2/(1 + e^2), which does not round to 0.86."""
-    from dpcert.accountant.privact_bounds import footnote2_check
-
     check = footnote2_check()
     if not check.posterior_matches:
         return _R, (f"witness eps = 2: a uniform bit's posterior can reach e^2/(1 + e^2) = {float(check.posterior):.4f}, "
@@ -204,42 +195,3 @@ def _footnote2_bound() -> tuple[Verdict, str]:
                     f"{float(check.one_minus_exp):.4f} instead, so it understates the bound rather than contradicting "
                     "the footnote's point")
     return _C, f"e^2/(1 + e^2) = {float(check.posterior):.4f} rounds to {check.printed}"
-
-
-CLAIMS: tuple[Claim, ...] = (
-    computed_claim("privact-degree-vector-user-ldp", _source("Algorithm 2, Section 4.1"),
-                   "each user's noisy degree vector c + Lap(sigma)^K is (1/sigma)-DP for one flipped adjacency bit", _P,
-                   _degree_vector_privacy),
-    computed_claim("privact-edge-eps-printed-scale", _source("Algorithm 2 with Appendix A.3"),
-                   "with Lap(1/eps) per bin, one undirected edge is eps-protected", _R,
-                   lambda: _edge_level(sympy.Integer(1), sympy.Integer(1))),
-    computed_claim("privact-edge-eps-double-scale", _source("Algorithm 2 with Appendix A.3"),
-                   "with Lap(2/eps) per bin, one undirected edge is eps-protected", _P,
-                   lambda: _edge_level(sympy.Integer(2), sympy.Integer(1))),
-    computed_claim("privact-strawman-example", _source("Section 2.2"),
-                   "randomized response with P(keep) = 0.7 makes a user with 70 of 10^6 contacts report about 300,000",
-                   _C, _strawman_example),
-    computed_claim("lemma6.1-laplace-difference", _source("Lemma 6.1 (proof)"),
-                   "Z = R - R' for iid Lap(sigma): density (1 + |z|/sigma) e^(-|z|/sigma)/(4 sigma), E|Z| = 3 sigma/2, "
-                   "Var Z = 4 sigma^2, E|a + Z| = |a| + e^(-|a|/sigma)(3 sigma + |a|)/2", _P, _laplace_difference,
-                   method="symbolic"),
-    computed_claim("thm3-ideal-clustering", _source("Theorem 3"),
-                   "the Q_D-optimal tree has the ideal clustering property theta(child) <= theta(parent)", _C,
-                   _theorem3),
-    computed_claim("thm4-clique-quality", _source("Theorem 4"),
-                   "for the clique with unit dissimilarities every tree has Q_D = (n^3 - n)/3", _C, _clique),
-    computed_claim("lemma5.1-boltzmann-tail", _source("Lemma 5.1 and Theorem 5 (clean form)"),
-                   "Boltzmann sampling loses at most ln N + t with probability >= 1 - e^-t, and ln N + 1 on average",
-                   _C, _lemma51),
-    computed_claim("lemma6.1-6.3-noisy-quality", _source("Lemmas 6.1, 6.2, 6.3"),
-                   "for a fixed tree, E g - f <= (3K sigma/2) rho, Var g <= 4K sigma^2 rho^2, and |g - f| <= P w.p. "
-                   ">= 8/9", _C, _lemma6, method="statistical"),
-    computed_claim("thm6-bound-values", _source("Theorem 6"),
-                   "OPT - E f(T_dp) <= (2K/eps)(3/2 + 6/sqrt K) rho: 105.5, 52.7 and 26.4 rho at K = 7, eps = 0.5, 1, 2",
-                   _C, _theorem6_values),
-    computed_claim("footnote2-86-percent", _source("footnote 2"),
-                   "eps = 2 lets an attacker infer a random bit with 86% probability", _C, _footnote2_attack),
-    computed_claim("footnote2-posterior-bound", _source("footnote 2"),
-                   "86% is the most an attacker can infer a random bit with at eps = 2 (the eps-DP posterior bound)",
-                   _R, _footnote2_bound),
-)

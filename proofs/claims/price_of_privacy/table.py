@@ -1,0 +1,115 @@
+"""The claims of the price-of-privacy paper (local-DP recommenders): one row per checkable statement, decided in :mod:`.deciders`."""
+
+from __future__ import annotations
+
+
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import Claim, computed_claim, mechanism_claim
+from dpcert.proofs.guarantees import PureDP
+from dpcert.proofs.claims.price_of_privacy.deciders import (
+    appendix_a_chernoff,
+    decide_lemma12_sandwich,
+    lemma11,
+    lemma12_theta,
+    lemma28_vertices,
+    lemma29_variance,
+    lemma32,
+    lemma6,
+    lemma9_in_bits,
+    lemma9_in_nats,
+    private_sketch_bound,
+    theorem10,
+    theorem15_gap,
+    theorem16_eps_hat,
+    theorem17_null_variance,
+    theorem7_corrected,
+    theorem7_printed,
+)
+
+_PAPER = "000_0c6e7fdc3fd68303.txt"
+_P, _C, _R, _U = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNKNOWN
+
+
+def _source(where: str) -> str:
+    return f"{_PAPER}, {where}"
+
+
+_SKETCH_CLAIMS: tuple[Claim, ...] = (
+    mechanism_claim("thm8-pairwise-preference-ldp", _source("Theorem 8 (Fig. 1)"), "pairwise-preference-sketch",
+                    {"N": 5, "w": 2, "eps": 1, "pair": "0,3"}, PureDP(1), _P,
+                    note="over all pairs of user data (W, R), for the public pair {0, 3}"),
+    mechanism_claim("thm8-pairwise-preference-tight", _source("Theorem 8 (Fig. 1)"), "pairwise-preference-sketch",
+                    {"N": 5, "w": 2, "eps": 1, "pair": "0,3"}, PureDP("999/1000"), _R,
+                    note="the bound e^eps is attained"),
+    mechanism_claim("variant-ii-rated-pair-not-ldp", _source("Section 3.2, variant (ii)"), "rated-pair-sketch",
+                    {"N": 5, "w": 3, "eps": "log(3)"}, PureDP("log(3)"), _R,
+                    note="the probed pair is drawn from the rated items, so it reveals them (spec E9)"),
+    mechanism_claim("variant-ii-public-items", _source("Section 3.2, variant (ii)"), "rated-pair-sketch-public-items",
+                    {"eps": "log(3)", "items": "0,2,4"}, PureDP("log(3)"), _P,
+                    note="private for the ratings once the rated items are public"),
+    mechanism_claim("thm15-maxsense-ldp", _source("Theorem 15 (Fig. 2)"), "maxsense-sketch",
+                    {"N": 5, "w": 2, "eps": 1, "sensing": "01010"}, PureDP(1), _P),
+    mechanism_claim("thm15-maxsense-tight", _source("Theorem 15 (Fig. 2)"), "maxsense-sketch",
+                    {"N": 5, "w": 2, "eps": 1, "sensing": "01010"}, PureDP("999/1000"), _R,
+                    note="exactly e^eps whenever an item is sensed"),
+    mechanism_claim("thm15-maxsense-empty-sensing", _source("Theorem 15 (Fig. 2)"), "maxsense-sketch",
+                    {"N": 5, "w": 2, "eps": 1, "sensing": "00000"}, PureDP("1/1000"), _P,
+                    note="with nothing sensed the output ignores the data"),
+    mechanism_claim("thm16-multi-maxsense-ldp", _source("Theorem 16 (Fig. 3)"), "multi-maxsense-sketch",
+                    {"N": 6, "w": 1, "eps": 2, "blocks": "0|1|2|3"}, PureDP(2), _P),
+    mechanism_claim("thm16-multi-maxsense-tight-ratio", _source("Theorem 16 (Fig. 3)"), "multi-maxsense-sketch",
+                    {"N": 6, "w": 1, "eps": 2, "blocks": "0|1|2|3"}, PureDP("999/1000"), _R,
+                    note="the tight value is (eps/Q) min(Q', 2w) = 1, below the composition bound 2"),
+    mechanism_claim("thm10-membership-query-not-private", _source("Theorem 10 (proof)"), "membership-query",
+                    {"N": 4, "A": "[[0, 1], [2, 0]]"}, PureDP(10), _R,
+                    note="a deterministic 1-bit query has an unbounded likelihood ratio"),
+)
+
+_BOUND_CLAIMS: tuple[Claim, ...] = (
+    computed_claim("lemma6-mi-through-ldp", _source("Lemma 6"), "I(X; Y | Z) <= eps nats through an eps-LDP channel",
+                   _C, lemma6),
+    computed_claim("lemma9-channel-mismatch-nats", _source("Lemma 9"),
+                   "I(Z; S) <= E_S[E[2^|I1 ∩ I2| 1{Z1 ≡ Z2} - 1]] (in nats) for every sketch", _C, lemma9_in_nats),
+    computed_claim("lemma9-channel-mismatch-bits", _source("Lemma 9 with footnote 3 (log = log2)"),
+                   "Lemma 9 holds with mutual information in bits", _R, lemma9_in_bits),
+    computed_claim("lemma11-posterior-ratio", _source("Lemma 11"),
+                   "posterior/prior ratios of an eps-DP sketch lie in [e^-eps, e^eps]", _C, lemma11),
+    computed_claim("thm7-corrected-threshold", _source("Theorem 7"),
+                   "any eps-LDP learner is unreliable below ((1 - p_max) N - 1)/(eps log2 e) users", _P,
+                   theorem7_corrected, method="symbolic"),
+    computed_claim("thm7-printed-threshold", _source("Theorem 7"),
+                   "any eps-LDP learner is unreliable below N/(eps log2 e) users (printed constant)",
+                   Verdict.PROOF_GAP, theorem7_printed),
+    computed_claim("thm10-one-bit-sketch", _source("Theorem 10"),
+                   "a 1-bit sketch 1_A(I, Z) with w = 1 carries at most 1/N nats", _C, theorem10),
+    computed_claim("lemma12-sandwich", _source("Lemma 12 (proof)"),
+                   "(1 - w/(N-w+1))^w <= C(N-w,w)/C(N,w) <= (1 - w/N)^w", _C, decide_lemma12_sandwich),
+    computed_claim("lemma12-theta", _source("Lemma 12"), "|C(N-w,w)/C(N,w) - (1 - w^2/N)| = Theta(w^4/N^2)", _R,
+                   lemma12_theta),
+    computed_claim("thm13-bounds-lemma9", _source("Theorem 13"),
+                   "for eps-LDP sketches the Lemma 9 bound is at most e^{2eps} sum_k h(k)(1 - 2^-k) = O(w^2/N)", _C,
+                   lambda: private_sketch_bound("theorem13")),
+    computed_claim("thm14-bounds-lemma9", _source("Theorem 14"),
+                   "for eps-LDP sketches, eps < ln 2, the Lemma 9 bound is at most 2(e^eps-1)^2 w/N + O(w^4/N^2)", _C,
+                   lambda: private_sketch_bound("theorem14")),
+    computed_claim("thm15-score-gap-constant", _source("Theorem 15 (proof)"),
+                   "|Bbar_l - Bbar_m| >= U eps_hat (theta - theta^2/w) delta_lm / N", _R, theorem15_gap),
+    computed_claim("thm16-eps-hat-bound", _source("Theorem 16 (proof)"),
+                   "eps_hat(eps / ceil(eps)) >= 2(e - 1)/(e + 2)", _R, theorem16_eps_hat),
+    computed_claim("lemma32-partition-function", _source("Lemma 32 (Appendix D)"),
+                   "E0 exp(nu (F - Fbar)^2) <= 1 + 4 nu sigma^2 / (1 - 2 nu sigma^2) for nu sigma^2 < 1/2", _C,
+                   lemma32),
+    computed_claim("appendix-a-chernoff", _source("Appendix A, Theorem 23"),
+                   "P[Bin(N, 1/K) >= N - d] <= exp(-N K (1 - d/N - 1/K)^2 / 3)", _R, appendix_a_chernoff),
+    computed_claim("lemma28-box-simplex-vertices", _source("Lemma 28 (Appendix C)"),
+                   "the vertices of {sum p = 1, p D in [1 - eps', 1 + eps']} are the p^A with |A| = D/2", _C,
+                   lemma28_vertices),
+    computed_claim("lemma29-variance-under-kl", _source("Lemma 29 (= Lemma 19, Appendix D)"),
+                   "sup{Var_p(F) : KL(p || p0) <= delta} <= Var0[F] max(20, 10 delta) for F = sum_i f_i(Z_i)", _C,
+                   lemma29_variance),
+    computed_claim("thm17-null-variance", _source("Theorem 17 (proof)"),
+                   "Var0[F] <= 2 eps'^2 N when every f_i(z) lies in [e^-eps, e^eps]", _P, theorem17_null_variance,
+                   method="symbolic"),
+)
+
+CLAIMS: tuple[Claim, ...] = _SKETCH_CLAIMS + _BOUND_CLAIMS

@@ -1,0 +1,67 @@
+"""The claims of PrivaCT: one row per checkable statement, decided in :mod:`.deciders`."""
+
+from __future__ import annotations
+
+import sympy
+
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import Claim, computed_claim
+from dpcert.proofs.claims.privact.deciders import (
+    clique,
+    degree_vector_privacy,
+    edge_level,
+    footnote2_attack,
+    footnote2_bound,
+    laplace_difference,
+    lemma51,
+    lemma6,
+    strawman_example,
+    theorem3,
+    theorem6_values,
+)
+
+_PAPER = "004_a0cddc0a7a24fb37.txt"
+_P, _C, _R = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED
+
+
+def _source(where: str) -> str:
+    return f"{_PAPER}, {where}"
+
+
+CLAIMS: tuple[Claim, ...] = (
+    computed_claim("privact-degree-vector-user-ldp", _source("Algorithm 2, Section 4.1"),
+                   "each user's noisy degree vector c + Lap(sigma)^K is (1/sigma)-DP for one flipped adjacency bit", _P,
+                   degree_vector_privacy),
+    computed_claim("privact-edge-eps-printed-scale", _source("Algorithm 2 with Appendix A.3"),
+                   "with Lap(1/eps) per bin, one undirected edge is eps-protected", _R,
+                   lambda: edge_level(sympy.Integer(1), sympy.Integer(1))),
+    computed_claim("privact-edge-eps-double-scale", _source("Algorithm 2 with Appendix A.3"),
+                   "with Lap(2/eps) per bin, one undirected edge is eps-protected", _P,
+                   lambda: edge_level(sympy.Integer(2), sympy.Integer(1))),
+    computed_claim("privact-strawman-example", _source("Section 2.2"),
+                   "randomized response with P(keep) = 0.7 makes a user with 70 of 10^6 contacts report about 300,000",
+                   _C, strawman_example),
+    computed_claim("lemma6.1-laplace-difference", _source("Lemma 6.1 (proof)"),
+                   "Z = R - R' for iid Lap(sigma): density (1 + |z|/sigma) e^(-|z|/sigma)/(4 sigma), E|Z| = 3 sigma/2, "
+                   "Var Z = 4 sigma^2, E|a + Z| = |a| + e^(-|a|/sigma)(3 sigma + |a|)/2", _P, laplace_difference,
+                   method="symbolic"),
+    computed_claim("thm3-ideal-clustering", _source("Theorem 3"),
+                   "the Q_D-optimal tree has the ideal clustering property theta(child) <= theta(parent)", _C,
+                   theorem3),
+    computed_claim("thm4-clique-quality", _source("Theorem 4"),
+                   "for the clique with unit dissimilarities every tree has Q_D = (n^3 - n)/3", _C, clique),
+    computed_claim("lemma5.1-boltzmann-tail", _source("Lemma 5.1 and Theorem 5 (clean form)"),
+                   "Boltzmann sampling loses at most ln N + t with probability >= 1 - e^-t, and ln N + 1 on average",
+                   _C, lemma51),
+    computed_claim("lemma6.1-6.3-noisy-quality", _source("Lemmas 6.1, 6.2, 6.3"),
+                   "for a fixed tree, E g - f <= (3K sigma/2) rho, Var g <= 4K sigma^2 rho^2, and |g - f| <= P w.p. "
+                   ">= 8/9", _C, lemma6, method="statistical"),
+    computed_claim("thm6-bound-values", _source("Theorem 6"),
+                   "OPT - E f(T_dp) <= (2K/eps)(3/2 + 6/sqrt K) rho: 105.5, 52.7 and 26.4 rho at K = 7, eps = 0.5, 1, 2",
+                   _C, theorem6_values),
+    computed_claim("footnote2-86-percent", _source("footnote 2"),
+                   "eps = 2 lets an attacker infer a random bit with 86% probability", _C, footnote2_attack),
+    computed_claim("footnote2-posterior-bound", _source("footnote 2"),
+                   "86% is the most an attacker can infer a random bit with at eps = 2 (the eps-DP posterior bound)",
+                   _R, footnote2_bound),
+)
