@@ -26,7 +26,7 @@ from dpcert.mechanisms.exact_arithmetic import cancel_exponentials
 from dpcert.mechanisms.parameters import InvalidParameterError, to_exact
 from dpcert.proofs.channel import ExactChannel
 
-__all__ = ["LOG2E", "SOURCE", "lemma6_bound", "mutual_information", "posterior_prior_ratios"]
+__all__ = ["LOG2E", "SOURCE", "lemma_6_bound", "mutual_information", "posterior_prior_ratios"]
 
 SOURCE = "000_0c6e7fdc3fd68303.txt"
 """The seed paper: Banerjee, Hegde and Massoulié, "The Price of Privacy in Untrusted Recommendation Engines"."""
@@ -158,7 +158,7 @@ def posterior_prior_ratios(channel_or_matrix: object, prior: Sequence[object]) -
     return out
 
 
-def lemma6_bound(eps: object, *, units: str = "nats") -> BoundResult:
+def lemma_6_bound(eps: object, *, units: str = "nats") -> BoundResult:
     """Lemma 6: through an eps-LDP channel, ``I(X; Y | Z) <= eps`` nats ``= eps log2(e)`` bits.
 
     Why: every posterior/prior ratio of an eps-LDP output is at most e^eps (Lemma 11), so each

@@ -26,21 +26,21 @@ from sympy.core.cache import clear_cache
 
 import dpcert.accountant.price_of_privacy.fano as fano_module
 import dpcert.accountant.price_of_privacy.subset_overlap as subset_overlap_module
-from dpcert.accountant.price_of_privacy.adaptive import adaptive_min_queries, theorem17_adaptive_bound
+from dpcert.accountant.price_of_privacy.adaptive import adaptive_min_queries, theorem_17_adaptive_bound
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.accountant.channel_information import lemma6_bound
+from dpcert.accountant.channel_information import lemma_6_bound
 from dpcert.accountant.price_of_privacy.families import fano_family as fano
 from dpcert.accountant.price_of_privacy.families import ldp_mutual_information_family as ldp_mutual_information
 from dpcert.accountant.price_of_privacy.fano import (
     appendix_a_chernoff_check,
-    theorem7_paper_witness,
-    theorem7_user_threshold,
-    theorem10_user_threshold,
-    theorem23_user_threshold,
+    theorem_7_paper_witness,
+    theorem_7_user_threshold,
+    theorem_10_user_threshold,
+    theorem_23_user_threshold,
     users_unreliable,
 )
-from dpcert.accountant.price_of_privacy.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
-from dpcert.accountant.price_of_privacy.subset_overlap import binomial_ratio, binomial_ratio_bounds, lemma12_sandwich
+from dpcert.accountant.price_of_privacy.per_user_bounds import per_user_mi_bound, theorem_13_bound, theorem_14_bound
+from dpcert.accountant.price_of_privacy.subset_overlap import binomial_ratio, binomial_ratio_bounds, lemma_12_sandwich
 
 N = 10**12
 EPS = sympy.Rational(1, 2)
@@ -66,32 +66,32 @@ def _finish(result: object) -> str:
 
 def cases() -> list[tuple[str, str, object]]:
     rows: list[tuple[str, str, object]] = [
-        ("lemma6_bound", "eps=1/2", lambda: lemma6_bound(EPS)),
+        ("lemma_6_bound", "eps=1/2", lambda: lemma_6_bound(EPS)),
         ("binomial_ratio", "w=1000 (exact)", lambda: binomial_ratio(N, 1000)),
         ("binomial_ratio_bounds", "w=10^6 (interval)", lambda: binomial_ratio_bounds(N, 10**6)),
-        ("lemma12_sandwich", "w=1000 (exact)", lambda: lemma12_sandwich(N, 1000)),
+        ("lemma_12_sandwich", "w=1000 (exact)", lambda: lemma_12_sandwich(N, 1000)),
     ]
     for w in W_VALUES:
         rows += [
-            ("theorem13_bound", f"w={w}", lambda w=w: theorem13_bound(N, w, EPS)),
-            ("theorem13_bound[paper]", f"w={w}", lambda w=w: theorem13_bound(N, w, EPS, form="paper")),
-            ("theorem14_bound", f"w={w}", lambda w=w: theorem14_bound(N, w, EPS)),
+            ("theorem_13_bound", f"w={w}", lambda w=w: theorem_13_bound(N, w, EPS)),
+            ("theorem_13_bound[paper]", f"w={w}", lambda w=w: theorem_13_bound(N, w, EPS, form="paper")),
+            ("theorem_14_bound", f"w={w}", lambda w=w: theorem_14_bound(N, w, EPS)),
             ("per_user_mi_bound", f"w={w}", lambda w=w: per_user_mi_bound(N, w, EPS)),
         ]
     rows += [
-        ("theorem17_adaptive_bound", "T=10^6 (linear, exact)", lambda: theorem17_adaptive_bound(10**6, N, EPS)),
-        ("theorem17_adaptive_bound", "T=10^13 (interval)", lambda: theorem17_adaptive_bound(10**13, N, EPS)),
+        ("theorem_17_adaptive_bound", "T=10^6 (linear, exact)", lambda: theorem_17_adaptive_bound(10**6, N, EPS)),
+        ("theorem_17_adaptive_bound", "T=10^13 (interval)", lambda: theorem_17_adaptive_bound(10**13, N, EPS)),
         ("adaptive_min_queries", "bits=N/2-1", lambda: adaptive_min_queries(N, EPS, N // 2 - 1)),
-        ("theorem7_user_threshold", "corrected", lambda: theorem7_user_threshold(N, EPS)),
-        ("theorem7_user_threshold", "paper", lambda: theorem7_user_threshold(N, EPS, form="paper")),
-        ("theorem7_paper_witness", "", lambda: theorem7_paper_witness(N, EPS)),
-        ("theorem10_user_threshold", "", lambda: theorem10_user_threshold(N)),
-        ("users_unreliable", "I=thm14(w=10)", lambda: users_unreliable(theorem14_bound(N, 10, EPS).upper_value, N)),
-        ("theorem23_user_threshold", "K=2, d=0", lambda: theorem23_user_threshold(N, 2, 0, EPS)),
-        ("theorem23_user_threshold", "K=5, d=1000 (exact tail)", lambda: theorem23_user_threshold(N, 5, 1000, EPS)),
-        ("theorem23_user_threshold", "K=5, d=10^6 (enclosed)", lambda: theorem23_user_threshold(N, 5, 10**6, EPS)),
-        ("theorem23_user_threshold[paper]", "K=5, d=1000",
-         lambda: theorem23_user_threshold(N, 5, 1000, EPS, exact_tail=False)),
+        ("theorem_7_user_threshold", "corrected", lambda: theorem_7_user_threshold(N, EPS)),
+        ("theorem_7_user_threshold", "paper", lambda: theorem_7_user_threshold(N, EPS, form="paper")),
+        ("theorem_7_paper_witness", "", lambda: theorem_7_paper_witness(N, EPS)),
+        ("theorem_10_user_threshold", "", lambda: theorem_10_user_threshold(N)),
+        ("users_unreliable", "I=thm14(w=10)", lambda: users_unreliable(theorem_14_bound(N, 10, EPS).upper_value, N)),
+        ("theorem_23_user_threshold", "K=2, d=0", lambda: theorem_23_user_threshold(N, 2, 0, EPS)),
+        ("theorem_23_user_threshold", "K=5, d=1000 (exact tail)", lambda: theorem_23_user_threshold(N, 5, 1000, EPS)),
+        ("theorem_23_user_threshold", "K=5, d=10^6 (enclosed)", lambda: theorem_23_user_threshold(N, 5, 10**6, EPS)),
+        ("theorem_23_user_threshold[paper]", "K=5, d=1000",
+         lambda: theorem_23_user_threshold(N, 5, 1000, EPS, exact_tail=False)),
         ("appendix_a_chernoff_check", "K=3, d=10", lambda: appendix_a_chernoff_check(N, 3, 10)),
         ("family ldp-mutual-information", "w=10", lambda: ldp_mutual_information(N, 10, EPS)),
         ("family ldp-mutual-information", "w=10^6", lambda: ldp_mutual_information(N, 10**6, EPS)),

@@ -31,7 +31,7 @@ import sympy  # noqa: E402
 
 from dpcert.accountant.price_of_privacy.fano import users_unreliable
 from dpcert.accountant.price_of_privacy.maxsense_threshold import maxsense_user_threshold
-from dpcert.accountant.price_of_privacy.per_user_bounds import theorem14_bound
+from dpcert.accountant.price_of_privacy.per_user_bounds import theorem_14_bound
 from dpcert.mechanisms.price_of_privacy.blockmodel import BlockModel  # noqa: E402
 from dpcert.mechanisms.price_of_privacy.maxsense import simulate_maxsense  # noqa: E402
 
@@ -62,7 +62,7 @@ def main() -> None:
     start = time.perf_counter()
     previous = 1000
     for N in (int(n) for n in args.sizes.split(",")):
-        info = theorem14_bound(N, args.w, eps)
+        info = theorem_14_bound(N, args.w, eps)
         lower = users_unreliable(info.upper_value, N)
         d = sympy.log(2) / sympy.log(N)
         upper = maxsense_user_threshold(N, args.w, eps, theta=1, delta_min=sympy.exp(-sympy.Rational(1, 2)), d=d)

@@ -8,7 +8,7 @@ Chained along P_0, ..., P_k whose adjacent pairs are (eps, delta)-indistinguisha
 
     D_{e^{k eps}}(P_0 || P_k) <= delta sum_{j<k} e^{j eps} = delta (e^{k eps} - 1) / (e^eps - 1),
 
-and :func:`fact51_counterexample` shows the bound is attained, so it cannot be improved. Fact 5.1 turns an
+and :func:`fact_5_1_counterexample` shows the bound is attained, so it cannot be improved. Fact 5.1 turns an
 (eps, delta, r)-discrete d_EM-DP guarantee into a graded one for d = d_EM(K, K') with k = ceil(d/r)
 steps; the paper prints the delta term as delta exp(ceil(d/r)) (Fact 5.1) and as delta exp(eps ceil(d/r))
 (Table 1). Both are false in general (spec section 8, A1): the tight chain exceeds each of them for some
@@ -35,7 +35,7 @@ __all__ = [
     "PRINTED_FORMS",
     "PairGuarantee",
     "discrete_to_graded",
-    "fact51_counterexample",
+    "fact_5_1_counterexample",
     "group_privacy_delta",
     "group_privacy_family",
     "printed_group_delta",
@@ -120,7 +120,7 @@ def printed_group_delta(eps: object, delta: object, k: object, *, form: str) -> 
         form: ``"fact5.1"`` for delta exp(k) (Fact 5.1) or ``"table1"`` for delta exp(eps k) (Table 1).
 
     References: 002_1def8c9789d6e1bd.txt, Fact 5.1 and Table 1 (as printed); refuted by
-    :func:`fact51_counterexample` (specs/imola_metric_dp_user_level.md, A1 and T17).
+    :func:`fact_5_1_counterexample` (specs/imola_metric_dp_user_level.md, A1 and T17).
     """
     if form not in PRINTED_FORMS:
         raise InvalidParameterError(f"form must be one of {', '.join(PRINTED_FORMS)}. Got {form!r}")
@@ -203,7 +203,7 @@ class ChainWitness:
         return self.is_chain and exact_sign(self.endpoint - self.printed(form)) > 0
 
 
-def fact51_counterexample(eps: object, delta: object, k: object = 2) -> ChainWitness:
+def fact_5_1_counterexample(eps: object, delta: object, k: object = 2) -> ChainWitness:
     """The explicit chain of spec T17, with its exact hockey-stick divergences.
 
     With k = 2 and (eps, delta) = (2, 1/100) it gives D_{e^4}(P_0 || P_2) = delta (1 + e^2) = 0.0839 > 0.0739 =
@@ -249,7 +249,7 @@ def _witness_or_none(eps: sympy.Expr, delta: sympy.Expr, k: int) -> ChainWitness
     if exact_sign(eps) == 0 or exact_sign(delta) == 0 or k > MAX_WITNESS_STEPS:
         return None
     try:
-        return fact51_counterexample(eps, delta, k)
+        return fact_5_1_counterexample(eps, delta, k)
     except InvalidParameterError:
         return None
 
@@ -258,7 +258,7 @@ def _printed_result(witness: ChainWitness | None, eps: sympy.Expr, delta: sympy.
                     name: str, where: str) -> BoundResult:
     value = printed_group_delta(eps, delta, k, form=form)
     note = (f"as printed in {where}: {PRINTED_FORMS[form]} at eps' = k eps; not a valid bound in general "
-            "(spec A1, refuted by dpcert.accountant.metric_user_level.group_privacy.fact51_counterexample)")
+            "(spec A1, refuted by dpcert.accountant.metric_user_level.group_privacy.fact_5_1_counterexample)")
     if witness is not None and witness.refutes(form):
         note += (f"; false at these inputs: the witness chain has D = {float(witness.endpoint):.6g} "
                  f"> {float(value):.6g}")
@@ -270,7 +270,7 @@ def group_privacy_family(eps: object, delta: object, k: object) -> list[BoundRes
 
     Results, in order: ``lemma-a2-chain`` (delta sum_{j<k} e^{j eps}, valid), ``fact5.1-printed``
     (delta e^k) and ``table1-printed`` (delta e^{k eps}), both valid=False; every delta is at
-    eps' = k eps. The notes say where the witness chain of :func:`fact51_counterexample` exists at these
+    eps' = k eps. The notes say where the witness chain of :func:`fact_5_1_counterexample` exists at these
     inputs: there Lemma A.2's bound is attained and each printed form below it is false.
 
     Args:
@@ -282,7 +282,7 @@ def group_privacy_family(eps: object, delta: object, k: object) -> list[BoundRes
     witness = _witness_or_none(eps, delta, k)
     note = f"(eps', delta') = (k eps, delta sum_{{j<k}} e^(j eps)) with k eps = {k * eps}"
     if witness is not None:
-        note += "; attained by the witness chain (fact51_counterexample), so it cannot be improved"
+        note += "; attained by the witness chain (fact_5_1_counterexample), so it cannot be improved"
     chain = BoundResult("lemma-a2-chain", f"{SOURCE}, Lemma A.2 (chained k - 1 times)",
                         group_privacy_delta(eps, delta, k), "probability", True, note)
     return [chain, _printed_result(witness, eps, delta, k, "fact5.1", "fact5.1-printed", "Fact 5.1"),

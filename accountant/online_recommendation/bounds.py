@@ -33,16 +33,16 @@ __all__ = [
     "eps_upper_sim",
     "greedy_loss_bound",
     "leaky_round_bound",
-    "lemma13_bound",
-    "lemma14_factor",
-    "lemma18_bound",
+    "lemma_13_bound",
+    "lemma_14_factor",
+    "lemma_18_bound",
     "loss_lower_dp_D0R0",
     "loss_lower_nonprivate",
     "loss_upper_prec",
     "loss_upper_sim",
     "per_round_leak_bound",
-    "theorem15_kl_constant",
-    "theorem2_bounds",
+    "theorem_15_kl_constant",
+    "theorem_2_bounds",
     "uniform_round_loss",
     "online_recommendation_family",
 ]
@@ -206,7 +206,7 @@ def eps_lower(T: object, L: object, D: object, R: object, P: object) -> BoundRes
                        "max of " + ", ".join(p.name for p in valid) + " (oblivious adversary, m = 2)", bounds="lower")
 
 
-def theorem15_kl_constant() -> BoundResult:
+def theorem_15_kl_constant() -> BoundResult:
     """KL(Bern(3/4) || Bern(1/2)) = (3/4) ln(3/2) + (1/4) ln(1/2) = 0.1308120..., which the paper rounds to 0.13.
 
     References: 001_8845c8f909738498.txt, Theorem 15 (cases 2.a and 2.b).
@@ -315,7 +315,7 @@ def per_round_leak_bound(m: object, T: object, R: object, W: object) -> BoundRes
                    "per-round privacy loss while W survivors remain")
 
 
-def lemma13_bound(m: object, T: object, R: object, W: object) -> BoundResult:
+def lemma_13_bound(m: object, T: object, R: object, W: object) -> BoundResult:
     """Lemma 13: |ln(sum_j phi(x_j) / sum_j phi(x'_j))| <= 2 lambda / W (W >= 6m, tau >= 2^{3/2}).
 
     The proof's "e^{2 lambda / W_l}" is a typo for W_t (spec A6).
@@ -327,7 +327,7 @@ def lemma13_bound(m: object, T: object, R: object, W: object) -> BoundResult:
                    "log-ratio of the phi sums on adjacent patterns")
 
 
-def lemma18_bound(m: object, T: object, D: object, R: object, C: object) -> BoundResult:
+def lemma_18_bound(m: object, T: object, D: object, R: object, C: object) -> BoundResult:
     """Lemma 18: |E_t(b)| <= 3(2D+2R+1) lambda / C_t(b), C_t the survivors' total credit.
 
     References: 001_8845c8f909738498.txt, Lemma 18.
@@ -342,7 +342,7 @@ def lemma18_bound(m: object, T: object, D: object, R: object, C: object) -> Boun
                    "per-round privacy loss in terms of the survivors' credit")
 
 
-def lemma14_factor(m: object, D: object = 0, R: object = 0) -> BoundResult:
+def lemma_14_factor(m: object, D: object = 0, R: object = 0) -> BoundResult:
     """Lemmas 14 and 19: a leaky round (E_t != 0) shrinks C_t (W_t when D = R = 0) by 1 - 1/(3m(2D+2R+1)).
 
     References: 001_8845c8f909738498.txt, Lemma 14 (D = R = 0) and Lemma 19.
@@ -417,7 +417,7 @@ def eps_upper_prec(m: object, T: object, D: object, R: object, P: object, *, for
                    _privacy_conditions(m, T, R, ("P", P)), note)
 
 
-def theorem2_bounds(m: object, n: object, P: object, D: object, R: object, T: object) -> tuple[BoundResult, BoundResult]:
+def theorem_2_bounds(m: object, n: object, P: object, D: object, R: object, T: object) -> tuple[BoundResult, BoundResult]:
     """Theorem 2: p-REC's loss O((R+1) log(n/P)) and eps O((1/P)(D+R+1) log(T/(R+1))), with the proofs' constants.
 
     Returns Theorem 16's loss bound and Theorem 17's eps bound (paper forms); the O(.) of Theorem 2 hides

@@ -7,7 +7,7 @@ count (Theorem 15) and adaptive queries (Theorem 17). Its claims are decided in
 :mod:`dpcert.proofs.claims.price_of_privacy`, its mechanisms are in :mod:`dpcert.mechanisms.price_of_privacy`.
 """
 
-from dpcert.accountant.price_of_privacy.adaptive import adaptive_min_queries, theorem17_adaptive_bound
+from dpcert.accountant.price_of_privacy.adaptive import adaptive_min_queries, theorem_17_adaptive_bound
 from dpcert.accountant.price_of_privacy.families import fano_family, ldp_mutual_information_family
 from dpcert.accountant.price_of_privacy.fano import (
     ChernoffCheck,
@@ -16,25 +16,25 @@ from dpcert.accountant.price_of_privacy.fano import (
     fano_distortion_lower_bound,
     fano_error_lower_bound,
     ldp_fano_distortion,
-    theorem10_user_threshold,
-    theorem23_user_threshold,
-    theorem7_paper_witness,
-    theorem7_user_threshold,
+    theorem_10_user_threshold,
+    theorem_23_user_threshold,
+    theorem_7_paper_witness,
+    theorem_7_user_threshold,
     users_unreliable,
 )
 from dpcert.accountant.price_of_privacy.maxsense_threshold import maxsense_user_threshold
 from dpcert.accountant.price_of_privacy.per_user_bounds import (
     per_user_mi_bound,
-    theorem10_bound,
-    theorem13_bound,
-    theorem14_bound,
-    theorem14_main_term,
-    theorem14_main_term_bound,
+    theorem_10_bound,
+    theorem_13_bound,
+    theorem_14_bound,
+    theorem_14_main_term,
+    theorem_14_main_term_bound,
 )
 from dpcert.accountant.price_of_privacy.sketch_channels import (
     cluster_channel,
-    lemma25_rhs,
-    lemma9_rhs,
+    lemma_25_rhs,
+    lemma_9_rhs,
     records,
     sketch_information,
 )
@@ -43,7 +43,7 @@ from dpcert.accountant.price_of_privacy.subset_overlap import (
     EXACT_W_MAX,
     binomial_ratio,
     binomial_ratio_bounds,
-    lemma12_sandwich,
+    lemma_12_sandwich,
 )
 
 __all__ = [
@@ -61,22 +61,22 @@ __all__ = [
     "FanoWitness",
     "ldp_fano_distortion",
     "ldp_mutual_information_family",
-    "lemma12_sandwich",
-    "lemma25_rhs",
-    "lemma9_rhs",
+    "lemma_12_sandwich",
+    "lemma_25_rhs",
+    "lemma_9_rhs",
     "maxsense_user_threshold",
     "per_user_mi_bound",
     "records",
     "sketch_information",
-    "theorem10_bound",
-    "theorem10_user_threshold",
-    "theorem13_bound",
-    "theorem14_bound",
-    "theorem14_main_term",
-    "theorem14_main_term_bound",
-    "theorem17_adaptive_bound",
-    "theorem23_user_threshold",
-    "theorem7_paper_witness",
-    "theorem7_user_threshold",
+    "theorem_10_bound",
+    "theorem_10_user_threshold",
+    "theorem_13_bound",
+    "theorem_14_bound",
+    "theorem_14_main_term",
+    "theorem_14_main_term_bound",
+    "theorem_17_adaptive_bound",
+    "theorem_23_user_threshold",
+    "theorem_7_paper_witness",
+    "theorem_7_user_threshold",
     "users_unreliable",
 ]

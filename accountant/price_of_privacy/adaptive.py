@@ -30,7 +30,7 @@ from dpcert.accountant.exact_intervals import (
 )
 from dpcert.mechanisms.parameters import require_eps, require_int, require_positive
 
-__all__ = ["adaptive_min_queries", "theorem17_adaptive_bound"]
+__all__ = ["adaptive_min_queries", "theorem_17_adaptive_bound"]
 
 
 N_MAX = 10**100
@@ -74,7 +74,7 @@ def _adaptive_parts(N: int, e: sympy.Expr) -> tuple[sympy.Expr, object, list[int
     return c, c_iv, sorted({low + 1, high + 1})
 
 
-def theorem17_adaptive_bound(T: object, N: object, eps: object) -> BoundResult:
+def theorem_17_adaptive_bound(T: object, N: object, eps: object) -> BoundResult:
     """Theorem 17's bound delta_T on I(Z; S_1..S_T) for T adaptive eps-LDP 1-record queries (w = 1), nats.
 
     The recursion ``delta_{t+1} = delta_t + (C/N) max(1, delta_t)``, ``delta_0 = 0``, ``C = 40 (e^eps - 1)^2``,

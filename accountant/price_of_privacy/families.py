@@ -14,10 +14,10 @@ import sympy
 
 from dpcert.accountant.bound_family import optional_parameter
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.accountant.channel_information import SOURCE, lemma6_bound
-from dpcert.accountant.price_of_privacy.fano import theorem7_user_threshold, theorem23_user_threshold, users_unreliable
+from dpcert.accountant.channel_information import SOURCE, lemma_6_bound
+from dpcert.accountant.price_of_privacy.fano import theorem_7_user_threshold, theorem_23_user_threshold, users_unreliable
 from dpcert.accountant.input_validation import _eps, _probability_open
-from dpcert.accountant.price_of_privacy.per_user_bounds import per_user_mi_bound, theorem13_bound, theorem14_bound
+from dpcert.accountant.price_of_privacy.per_user_bounds import per_user_mi_bound, theorem_13_bound, theorem_14_bound
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = ["fano_family", "ldp_mutual_information_family"]
@@ -49,11 +49,11 @@ def ldp_mutual_information_family(N: object, w: object, eps: object) -> list[Bou
     if k is None:
         raise InvalidParameterError(f"w must be an integer in [1, N] = [1, {n}]. Got {w!r}")
     e = _eps(eps)
-    return [lemma6_bound(e), theorem13_bound(n, k, e), theorem13_bound(n, k, e, form="paper"),
-            theorem14_bound(n, k, e), per_user_mi_bound(n, k, e)]
+    return [lemma_6_bound(e), theorem_13_bound(n, k, e), theorem_13_bound(n, k, e, form="paper"),
+            theorem_14_bound(n, k, e), per_user_mi_bound(n, k, e)]
 
 
-def _corollary21(name: str, info: BoundResult | None, n: int, p: sympy.Expr, missing: str) -> BoundResult:
+def _corollary_21(name: str, info: BoundResult | None, n: int, p: sympy.Expr, missing: str) -> BoundResult:
     source = f"{SOURCE}, Corollary 21"
     if info is None:
         return BoundResult(name, source, None, "users", False, missing, bounds="lower")
@@ -100,10 +100,10 @@ def fano_family(N: object, eps: object, w: object = None, p_max: object = sympy.
     clusters = require_int("K", K, minimum=2)
     tolerance = require_int("d", d, minimum=0, maximum=n - 1)
     missing = "needs w (ratings per user)"
-    results = [theorem7_user_threshold(n, e, p), theorem7_user_threshold(n, e, p, form="paper"),
-               _corollary21("corollary21-lemma6", lemma6_bound(e), n, p, missing),
-               _corollary21("corollary21-theorem13", None if k is None else theorem13_bound(n, k, e), n, p, missing),
-               _corollary21("corollary21-theorem14", None if k is None else theorem14_bound(n, k, e), n, p, missing),
-               theorem23_user_threshold(n, clusters, tolerance, e, p),
-               theorem23_user_threshold(n, clusters, tolerance, e, p, exact_tail=False)]
+    results = [theorem_7_user_threshold(n, e, p), theorem_7_user_threshold(n, e, p, form="paper"),
+               _corollary_21("corollary21-lemma6", lemma_6_bound(e), n, p, missing),
+               _corollary_21("corollary21-theorem13", None if k is None else theorem_13_bound(n, k, e), n, p, missing),
+               _corollary_21("corollary21-theorem14", None if k is None else theorem_14_bound(n, k, e), n, p, missing),
+               theorem_23_user_threshold(n, clusters, tolerance, e, p),
+               theorem_23_user_threshold(n, clusters, tolerance, e, p, exact_tail=False)]
     return results

@@ -33,10 +33,10 @@ __all__ = [
     "fano_distortion_lower_bound",
     "fano_error_lower_bound",
     "ldp_fano_distortion",
-    "theorem7_paper_witness",
-    "theorem7_user_threshold",
-    "theorem10_user_threshold",
-    "theorem23_user_threshold",
+    "theorem_7_paper_witness",
+    "theorem_7_user_threshold",
+    "theorem_10_user_threshold",
+    "theorem_23_user_threshold",
     "users_unreliable",
 ]
 
@@ -142,7 +142,7 @@ def users_unreliable(I_per_user_nats: object, log2M: object, p_max: object = sym
 # Theorem 7 and its printed constant
 # ---------------------------------------------------------------------------------------------
 
-def theorem7_user_threshold(N: object, eps: object, p_max: object = sympy.Rational(1, 2), *,
+def theorem_7_user_threshold(N: object, eps: object, p_max: object = sympy.Rational(1, 2), *,
                             form: str = "corrected") -> BoundResult:
     """Theorem 7: any eps-LDP learner (adaptive or not) of a uniform C_N in {0,1}^N is unreliable if U < T.
 
@@ -150,7 +150,7 @@ def theorem7_user_threshold(N: object, eps: object, p_max: object = sympy.Ration
     ``I <= U eps log2 e`` bits (Lemma 6 and the chain rule) gives for average error > p_max.
     ``form="paper"``: the paper's printed ``T = N/(eps log2 e)`` (p_max = 1/2). It is about 2x too
     large: at that U, Fano's bound is ``1 - (N + 1)/N < 0``, vacuous (spec §9 E2); so the result is
-    ``valid=False``. See :func:`theorem7_paper_witness`.
+    ``valid=False``. See :func:`theorem_7_paper_witness`.
 
     References: 000_0c6e7fdc3fd68303.txt, Theorem 7.
     """
@@ -202,7 +202,7 @@ class FanoWitness:
                 and _sign("fano_bound", bound - self.fano_bound) == 0)
 
 
-def theorem7_paper_witness(N: object, eps: object) -> FanoWitness:
+def theorem_7_paper_witness(N: object, eps: object) -> FanoWitness:
     """Fano's bound just below Theorem 7's printed threshold ``N/(eps log2 e)``: it is <= 1/2.
 
     At ``U = ceil(N ln 2 / eps) - 1`` users, Fano with the chain-rule bound ``I <= U eps log2 e`` bits
@@ -222,7 +222,7 @@ def theorem7_paper_witness(N: object, eps: object) -> FanoWitness:
     return FanoWitness(n, e, users, threshold, bound, sympy.Rational(1, 2))
 
 
-def theorem10_user_threshold(N: object, p_max: object = sympy.Rational(1, 2)) -> BoundResult:
+def theorem_10_user_threshold(N: object, p_max: object = sympy.Rational(1, 2)) -> BoundResult:
     """Theorem 10 with its constant: 1-bit non-private sketches (w = 1) need ``U >= ((1 - p_max) N - 1) N ln 2``.
 
     Each 1-bit sketch of (I, Z_I) carries at most 1/N nats (Theorem 10, exact bound), so with i.i.d.
@@ -294,7 +294,7 @@ def _appendix_a_params(N: object, K: object, d: object) -> tuple[int, int, int]:
     return n, k, dd
 
 
-def theorem23_user_threshold(N: object, K: object, d: object, eps: object, p_max: object = sympy.Rational(1, 2), *,
+def theorem_23_user_threshold(N: object, K: object, d: object, eps: object, p_max: object = sympy.Rational(1, 2), *,
                              exact_tail: bool = True) -> BoundResult:
     """Theorem 23: eps-LDP learning of a K-clustering of N items within Hamming tolerance d.
 

@@ -17,7 +17,7 @@ from fractions import Fraction
 import sympy
 
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.accountant.channel_information import SOURCE, _exact_entry, lemma6_bound
+from dpcert.accountant.channel_information import SOURCE, _exact_entry, lemma_6_bound
 from dpcert.accountant.exact_intervals import _join, _rational, _result
 from dpcert.accountant.input_validation import _eps, _items, _sign
 from dpcert.accountant.price_of_privacy.sketch_channels import Record, records
@@ -26,15 +26,15 @@ from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
 __all__ = [
     "per_user_mi_bound",
-    "theorem10_bound",
-    "theorem13_bound",
-    "theorem14_bound",
-    "theorem14_main_term",
-    "theorem14_main_term_bound",
+    "theorem_10_bound",
+    "theorem_13_bound",
+    "theorem_14_bound",
+    "theorem_14_main_term",
+    "theorem_14_main_term_bound",
 ]
 
 
-def theorem10_bound(A: Iterable[tuple[int, int]], N: object) -> sympy.Rational:
+def theorem_10_bound(A: Iterable[tuple[int, int]], N: object) -> sympy.Rational:
     """Theorem 10's exact bound for the 1-bit sketch S = 1_A(I, Z), w = 1, in nats.
 
     ``I(Z; S) <= (|C1|/(2N)) (1/|A| + 1/(2N - |A|)) <= 1/N`` with
@@ -62,7 +62,7 @@ def theorem10_bound(A: Iterable[tuple[int, int]], N: object) -> sympy.Rational:
     return _rational(Fraction(c1, 2 * n) * (Fraction(1, size) + Fraction(1, 2 * n - size)))
 
 
-def theorem13_bound(N: object, w: object, eps: object, *, form: str = "exact") -> BoundResult:
+def theorem_13_bound(N: object, w: object, eps: object, *, form: str = "exact") -> BoundResult:
     """Theorem 13: for every eps-LDP sketch S of (I, Z_I), ``I(Z; S) <= e^{2eps} sum_{k>=1} h(k)(1 - 2^-k)`` nats.
 
     ``h(k) = C(w,k) C(N-w,w-k)/C(N,w)`` is the law of the overlap K = |I1 ∩ I2| of two independent
@@ -92,7 +92,7 @@ def theorem13_bound(N: object, w: object, eps: object, *, form: str = "exact") -
                    note=_join(label, note))
 
 
-def theorem14_bound(N: object, w: object, eps: object) -> BoundResult:
+def theorem_14_bound(N: object, w: object, eps: object) -> BoundResult:
     """Theorem 14: for every eps-LDP sketch with eps < ln 2, I(Z; S) is at most (nats)
 
     ``2 (e^eps - 1)^2 w/N + e^{2eps} (1 + w^2/N - (1 + 2w^2/(N-2w+1)) R(N, w))``.
@@ -114,7 +114,7 @@ def theorem14_bound(N: object, w: object, eps: object) -> BoundResult:
         return BoundResult("theorem14", source, None, "nats", False,
                            f"requires eps < ln 2 (so that eps' = e^eps - 1 < 1); got eps = {e} >= ln 2")
     lower, upper, note = _bracket(n, k, "thm14")
-    main = theorem14_main_term_bound(n, k, e)
+    main = theorem_14_main_term_bound(n, k, e)
     factor = sympy.exp(2 * e)
     rate = "" if k**3 < n else "w^3 >= N: the bound holds, but its tail is not o(w/N)"
     return _result("theorem14", source, "nats", main + factor * lower, main + factor * upper, direction="upper",
@@ -122,7 +122,7 @@ def theorem14_bound(N: object, w: object, eps: object) -> BoundResult:
                               note))
 
 
-def theorem14_main_term_bound(N: object, w: object, eps: object) -> sympy.Expr:
+def theorem_14_main_term_bound(N: object, w: object, eps: object) -> sympy.Expr:
     """Theorem 14's bound on its main term: ``sum_l (pi_l0 - pi_l1)^2 <= 2 (e^eps - 1)^2 w/N``.
 
     Holds for every posterior p on D with ``p_x D in [1 - eps', 1 + eps']`` (the box (18)), eps' = e^eps - 1:
@@ -136,7 +136,7 @@ def theorem14_main_term_bound(N: object, w: object, eps: object) -> sympy.Expr:
     return 2 * (sympy.exp(e) - 1) ** 2 * sympy.Rational(k, n)
 
 
-def theorem14_main_term(posterior: Mapping[Record, object] | Sequence[object], N: object, w: object) -> sympy.Expr:
+def theorem_14_main_term(posterior: Mapping[Record, object] | Sequence[object], N: object, w: object) -> sympy.Expr:
     """The main term ``sum_l (pi_l0 - pi_l1)^2`` of Theorem 14 for a posterior on D, exactly.
 
     ``pi_{l,sigma} = sum_{(i,z): l in i, z(l) = sigma} p(i, z)``. ``posterior`` is a mapping record ->
@@ -171,7 +171,7 @@ def per_user_mi_bound(N: object, w: object, eps: object) -> BoundResult:
     """
     n, k = _items(N, w)
     e = _eps(eps)
-    candidates = [lemma6_bound(e), theorem13_bound(n, k, e), theorem14_bound(n, k, e)]
+    candidates = [lemma_6_bound(e), theorem_13_bound(n, k, e), theorem_14_bound(n, k, e)]
     best = None
     for candidate in candidates:
         if not candidate.valid:

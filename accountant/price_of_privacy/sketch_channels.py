@@ -24,7 +24,7 @@ from dpcert.accountant.input_validation import _items
 from dpcert.mechanisms.exact_arithmetic import cancel_exponentials
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
-__all__ = ["cluster_channel", "lemma9_rhs", "lemma25_rhs", "records", "sketch_information"]
+__all__ = ["cluster_channel", "lemma_9_rhs", "lemma_25_rhs", "records", "sketch_information"]
 
 Record = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -33,7 +33,7 @@ def records(N: object, w: object) -> tuple[Record, ...]:
     """The user records D = [N]_w x {0,1}^w as ``(items, labels)``, items 0..N-1 increasing.
 
     Order: item subsets in ``itertools.combinations`` order, then labels in ``itertools.product``
-    order. ``len(records(N, w)) == C(N, w) * 2**w``. Rows of channels passed to :func:`lemma9_rhs`
+    order. ``len(records(N, w)) == C(N, w) * 2**w``. Rows of channels passed to :func:`lemma_9_rhs`
     and :func:`cluster_channel` follow this order.
     """
     n, k = _items(N, w)
@@ -102,7 +102,7 @@ def sketch_information(channel: object, N: object, w: object, *, units: str = "n
     return mutual_information(matrix, [Fraction(1, 2**n)] * 2**n, units=units)
 
 
-def lemma9_rhs(channel: object, N: object, w: object) -> sympy.Expr:
+def lemma_9_rhs(channel: object, N: object, w: object) -> sympy.Expr:
     """The channel-mismatch bound of Lemma 9, in nats: ``sum_s P(s) (q_s^T K q_s - 1)``.
 
     ``q_s(x) = P((I, Z_I) = x | S = s)`` on D = [N]_w x {0,1}^w (uniform prior on D) and
@@ -159,7 +159,7 @@ def lemma9_rhs(channel: object, N: object, w: object) -> sympy.Expr:
     return _rational(total) if isinstance(total, Fraction) else cancel_exponentials(sympy.sympify(total))
 
 
-def lemma25_rhs(posterior: Mapping[Record, object], z_law: object, N: object | None = None) -> sympy.Expr:
+def lemma_25_rhs(posterior: Mapping[Record, object], z_law: object, N: object | None = None) -> sympy.Expr:
     """The general channel-mismatch bound of Lemma 25 (= Lemma 18) for one sketch value s, in nats.
 
     ``RHS_s = sum_{(i,a),(i',a')} p_s(i,a) p_s(i',a') [1{a ≡ a'} P(Z_{i∪i'} = a∪a') / (P(Z_i=a) P(Z_i'=a')) - 1]``

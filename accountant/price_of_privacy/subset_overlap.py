@@ -33,13 +33,13 @@ from dpcert.accountant.exact_intervals import (
 from dpcert.accountant.input_validation import _items
 from dpcert.mechanisms.parameters import InvalidParameterError
 
-__all__ = ["EXACT_RATIO_W_MAX", "EXACT_W_MAX", "binomial_ratio", "binomial_ratio_bounds", "lemma12_sandwich"]
+__all__ = ["EXACT_RATIO_W_MAX", "EXACT_W_MAX", "binomial_ratio", "binomial_ratio_bounds", "lemma_12_sandwich"]
 
 EXACT_W_MAX = 2000
 """Closed-form bounds use exact integer arithmetic for w <= EXACT_W_MAX, mpmath intervals above."""
 
 EXACT_RATIO_W_MAX = 20000
-""":func:`binomial_ratio` and :func:`lemma12_sandwich` (always exact) refuse larger w: use :func:`binomial_ratio_bounds`."""
+""":func:`binomial_ratio` and :func:`lemma_12_sandwich` (always exact) refuse larger w: use :func:`binomial_ratio_bounds`."""
 
 _SERIES_MU_MAX = 4000  # above this mean overlap w^2/N the convex-order enclosure is used (width < e^-2000)
 
@@ -111,7 +111,7 @@ def binomial_ratio_bounds(N: object, w: object) -> tuple[sympy.Rational, sympy.R
     return _rational(lo), _rational(hi)
 
 
-def lemma12_sandwich(N: object, w: object) -> tuple[sympy.Rational, sympy.Rational, sympy.Rational]:
+def lemma_12_sandwich(N: object, w: object) -> tuple[sympy.Rational, sympy.Rational, sympy.Rational]:
     """Lemma 12's exact sandwich ``(1 - w/(N-w+1))^w <= R(N, w) <= (1 - w/N)^w`` for 1 <= w <= N/2.
 
     Returns ``(lower, R, upper)``, all exact Rationals. Every factor of

@@ -39,15 +39,15 @@ __all__ = [
     "expected_noisy_dissimilarity",
     "expected_noisy_quality",
     "laplace_difference_density",
-    "lemma51_expected_loss_bound",
-    "lemma51_tail_bound",
-    "lemma61_bias_bound",
-    "lemma62_variance_bound",
-    "lemma63_radius",
+    "lemma_5_1_expected_loss_bound",
+    "lemma_5_1_tail_bound",
+    "lemma_6_1_bias_bound",
+    "lemma_6_2_variance_bound",
+    "lemma_6_3_radius",
     "privact_family",
-    "theorem5_relative_bound",
-    "theorem6_bound",
-    "theorem6_relative_bound",
+    "theorem_5_relative_bound",
+    "theorem_6_bound",
+    "theorem_6_relative_bound",
     "log_tree_count",
 ]
 
@@ -68,7 +68,7 @@ def clique_quality(n: object) -> sympy.Integer:
 # Lemmas 6.1–6.3 and Theorem 6
 # ---------------------------------------------------------------------------------------------
 
-def lemma61_bias_bound(n: object, K: object, sigma: object) -> BoundResult:
+def lemma_6_1_bias_bound(n: object, K: object, sigma: object) -> BoundResult:
     """(3Kσ/2)·ρ ≥ E_R[g(T)] − f(T) ≥ 0 for every fixed tree T (Lemma 6.1).
 
     Why: |S̄(i,j) − S(i,j)| ≤ Σ_l |R_i^l − R_j^l| (triangle inequality; the floor max(1,·) is 1-Lipschitz),
@@ -80,7 +80,7 @@ def lemma61_bias_bound(n: object, K: object, sigma: object) -> BoundResult:
                        "quality", note="upper bound on E_R[g(T)] - f(T) for every fixed tree T; the bias is >= 0")
 
 
-def lemma62_variance_bound(n: object, K: object, sigma: object) -> BoundResult:
+def lemma_6_2_variance_bound(n: object, K: object, sigma: object) -> BoundResult:
     """4Kσ²ρ² ≥ Var_R[g(T)] for every fixed tree T (Lemma 6.2).
 
     Why: Var S̄(i,j) ≤ Σ_l Var(R_i^l − R_j^l) = 4Kσ² (|·| and max(1,·) are 1-Lipschitz), and
@@ -91,7 +91,7 @@ def lemma62_variance_bound(n: object, K: object, sigma: object) -> BoundResult:
                        "quality^2", note="upper bound on Var_R[g(T)] for every fixed tree T")
 
 
-def lemma63_radius(n: object, K: object, sigma: object) -> BoundResult:
+def lemma_6_3_radius(n: object, K: object, sigma: object) -> BoundResult:
     """P = (3K/2 + 6√K)·σ·ρ: Pr(|g(T) − f(T)| ≤ P) ≥ 8/9 for every fixed tree T (Lemma 6.3).
 
     Why: Chebyshev with δ = 6√Kσρ and Lemma 6.2 gives Pr(|g − E g| ≥ δ) ≤ 1/9; add Lemma 6.1's bias.
@@ -102,13 +102,13 @@ def lemma63_radius(n: object, K: object, sigma: object) -> BoundResult:
                        note="holds with probability >= 8/9 per fixed tree (the paper says > 8/9)")
 
 
-def theorem6_relative_bound(K: object, sigma: object) -> sympy.Expr:
+def theorem_6_relative_bound(K: object, sigma: object) -> sympy.Expr:
     """(3K + 12√K)·σ = Theorem 6's bound divided by ρ (105.498, 52.749, 26.375 at K = 7, σ = 1/ε, ε = 0.5, 1, 2)."""
     K = require_int("K", K, minimum=1)
     return (3 * K + 12 * sympy.sqrt(K)) * require_positive("sigma", sigma)
 
 
-def theorem6_bound(n: object, K: object, sigma: object) -> BoundResult:
+def theorem_6_bound(n: object, K: object, sigma: object) -> BoundResult:
     """Theorem 6 as stated: OPT − E f(T_dp) ≤ (3K + 12√K)·σ·ρ "with probability > 8/9". HEURISTIC.
 
     The statement is twice Lemma 6.3's P (spec A6). Its proof applies the per-tree event of Lemma 6.3 to
@@ -116,7 +116,7 @@ def theorem6_bound(n: object, K: object, sigma: object) -> BoundResult:
     is Θ(ρ log n/ε), not the claimed log n/(nε) (A9), and exceeds OPT on most of the paper's data (A8).
     """
     n, K, sigma = validate_n_k_sigma(n, K, sigma)
-    return BoundResult("theorem6", f"{SOURCE}, Theorem 6", theorem6_relative_bound(K, sigma) * clique_quality(n),
+    return BoundResult("theorem6", f"{SOURCE}, Theorem 6", theorem_6_relative_bound(K, sigma) * clique_quality(n),
                        "quality", note="as stated; heuristic (per-tree event used for data-dependent trees, "
                                        "2 ln N dropped); spec A6-A8")
 
@@ -134,7 +134,7 @@ def log_tree_count(n: int) -> sympy.Expr:
             - sympy.loggamma(n, evaluate=False))
 
 
-def lemma51_expected_loss_bound(n: object) -> BoundResult:
+def lemma_5_1_expected_loss_bound(n: object) -> BoundResult:
     """E[OPT − Q_D(T)] ≤ ln((2n − 3)!!) + 1 for T drawn exactly from Pr(T) ∝ e^{Q_D(T)} (clean Lemma 5.1).
 
     Why: Z ≥ e^{OPT} and at most N trees have quality ≤ m, so Pr(Q_D ≤ m) ≤ N e^{m − OPT}; integrate the
@@ -146,7 +146,7 @@ def lemma51_expected_loss_bound(n: object) -> BoundResult:
                        note="exact Boltzmann samples at temperature 1 only; says nothing about a finite MCMC run")
 
 
-def lemma51_tail_bound(n: object, t: object) -> BoundResult:
+def lemma_5_1_tail_bound(n: object, t: object) -> BoundResult:
     """Pr(OPT − Q_D(T) ≥ ln((2n − 3)!!) + t) ≤ e^{−t}, t ≥ 0, for exact Boltzmann samples (clean Lemma 5.1)."""
     n = require_int("n", n, minimum=2)
     t = to_exact("t", t)
@@ -156,7 +156,7 @@ def lemma51_tail_bound(n: object, t: object) -> BoundResult:
                        note=f"threshold OPT - ln N - t, ln N = {log_tree_count(n)} (N = (2n - 3)!! trees)")
 
 
-def theorem5_relative_bound(n: object) -> BoundResult:
+def theorem_5_relative_bound(n: object) -> BoundResult:
     """A LOWER bound on E[Q_D(T)]/OPT: 1 − 3(ln((2n − 3)!!) + 1)/(n(n² − 1)) (Theorem 5, clean form).
 
     Valid when S ≥ 1 off the diagonal (then OPT ≥ ρ = n(n² − 1)/3), for exact Boltzmann samples. The
@@ -236,5 +236,5 @@ def privact_family(n: object, eps_edge: object, K: object = None) -> list[BoundR
     n = require_int("n", n, minimum=3)
     sigma = PrivactBudget.from_eps_edge(eps_edge).sigma
     K = bins_for(n) if K is None else require_int("K", K, minimum=1, maximum=n)
-    return [lemma61_bias_bound(n, K, sigma), lemma62_variance_bound(n, K, sigma), lemma63_radius(n, K, sigma),
-            theorem6_bound(n, K, sigma), lemma51_expected_loss_bound(n), theorem5_relative_bound(n)]
+    return [lemma_6_1_bias_bound(n, K, sigma), lemma_6_2_variance_bound(n, K, sigma), lemma_6_3_radius(n, K, sigma),
+            theorem_6_bound(n, K, sigma), lemma_5_1_expected_loss_bound(n), theorem_5_relative_bound(n)]

@@ -23,10 +23,10 @@ from dpcert.mechanisms.online_recommendation.generators import (
     VotingChain,
     adaptive_instance,
     diversity_chain,
-    lemma8_chain,
+    lemma_8_chain,
     planted_instance,
     planted_pair,
-    theorem6_instance,
+    theorem_6_instance,
 )
 from dpcert.mechanisms.online_recommendation.leakage import PerRoundLeakage, count_vectors, per_round_leakage
 from dpcert.mechanisms.online_recommendation.likelihood import (
@@ -68,7 +68,7 @@ __all__ = [
     "diversity_chain",
     "enumerate_transcripts",
     "exact_round_probabilities",
-    "lemma8_chain",
+    "lemma_8_chain",
     "per_round_leakage",
     "phi",
     "phi_exact",
@@ -78,5 +78,5 @@ __all__ = [
     "privacy_loss_trace",
     "recommendation_probabilities",
     "sequence_losses",
-    "theorem6_instance",
+    "theorem_6_instance",
 ]

@@ -3,10 +3,10 @@
 - :func:`planted_instance`: a client with diversity D_C = D and P planted peers (distance <= R) among
   arbitrary other voters, the admissible instances of the upper bounds (spec 1.6: plant the peers among
   the common voters, let the extra voter be arbitrary);
-- :func:`lemma8_chain`: the chain of 2P + 1 voting patterns of Lemma 8 / Claim 1 (Theorem 7);
+- :func:`lemma_8_chain`: the chain of 2P + 1 voting patterns of Lemma 8 / Claim 1 (Theorem 7);
 - :func:`diversity_chain`: Section 8.1's example behind Theorem 15: P copies of a peer who vote one way
   in V_1 and the other in V_2 in the D rounds where the client likes both objects;
-- :func:`theorem6_instance`: Theorem 6's client who likes a uniformly random object in the first R rounds;
+- :func:`theorem_6_instance`: Theorem 6's client who likes a uniformly random object in the first R rounds;
 - :func:`adaptive_instance`: an adaptive adversary whose likes and votes depend on the recommendations so far.
 
 The random ones draw from an explicit ``numpy.random.Generator``; the constructions are deterministic.
@@ -30,10 +30,10 @@ __all__ = [
     "VotingChain",
     "adaptive_instance",
     "diversity_chain",
-    "lemma8_chain",
+    "lemma_8_chain",
     "planted_instance",
     "planted_pair",
-    "theorem6_instance",
+    "theorem_6_instance",
 ]
 
 
@@ -133,7 +133,7 @@ def _random_choices(allowed: np.ndarray, voters: int, rng: np.random.Generator) 
     return keys.argmax(axis=2)
 
 
-def theorem6_instance(m: int, T: int, *, P: int, R: int, rng: np.random.Generator) -> Instance:
+def theorem_6_instance(m: int, T: int, *, P: int, R: int, rng: np.random.Generator) -> Instance:
     """Theorem 6's R-part construction: in rounds 0..R-1 the client likes one uniformly random object,
     afterwards object 0; P voters always vote for object 0 (so they are peers: distance <= R).
 
@@ -167,7 +167,7 @@ class VotingChain:
     P: int
 
 
-def lemma8_chain(T: int, P: int, t: int = 0) -> VotingChain:
+def lemma_8_chain(T: int, P: int, t: int = 0) -> VotingChain:
     """Lemma 8's chain V_A^(1), ..., V_A^(P), V, V_B^(P), ..., V_B^(1) for the split round ``t`` (m = 2).
 
     Alice likes object 0 in every round; Bob likes object 1 in round t and object 0 elsewhere. Pool

@@ -46,15 +46,15 @@ class PerRoundLeakage:
     Attributes:
         W: survivors on the larger pattern.
         worst_loss: max |E_t| over count vectors a, extra-voter objects k and outputs j.
-        lemma12_ratio: worst_loss / (3 lambda / W) (Lemma 12 says <= 1).
-        lemma13_ratio: max |ln(sum phi / sum phi')| / (2 lambda / W) (Lemma 13 says <= 1).
+        lemma_12_ratio: worst_loss / (3 lambda / W) (Lemma 12 says <= 1).
+        lemma_13_ratio: max |ln(sum phi / sum phi')| / (2 lambda / W) (Lemma 13 says <= 1).
         witness: (a, k, j) attaining worst_loss.
     """
 
     W: int
     worst_loss: float
-    lemma12_ratio: float
-    lemma13_ratio: float
+    lemma_12_ratio: float
+    lemma_13_ratio: float
     witness: tuple[tuple[int, ...], int, int]
 
 

@@ -26,7 +26,7 @@ from dpcert.accountant.metric_user_level.emd_reduction import (
     user_level_from_discrete,
     user_level_from_metric,
 )
-from dpcert.accountant.metric_user_level.group_privacy import fact51_counterexample
+from dpcert.accountant.metric_user_level.group_privacy import fact_5_1_counterexample
 from dpcert.accountant.hockey_stick import hockey_stick_divergence
 from dpcert.accountant.symbolic_facts import nonnegative_everywhere
 from dpcert.mechanisms.parameters import exact_sign
@@ -246,7 +246,7 @@ def test_spec_t26_discrete_to_user_level():
     plain = user_level_from_discrete(1, R(1, 100), 1)
     assert (plain.eps, plain.delta, plain.steps) == (1, R(1, 100), 1)
     chained = user_level_from_discrete(2, R(1, 100), R(1, 2))
-    witness = fact51_counterexample(2, R(1, 100), 2)
+    witness = fact_5_1_counterexample(2, R(1, 100), 2)
     assert chained.eps == 4 and exact_sign(chained.delta - witness.endpoint) == 0
 
 

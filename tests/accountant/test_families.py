@@ -22,8 +22,8 @@ from dpcert.accountant.bound_family import REQUIRED, ParameterSpec
 from dpcert.accountant.catalog import BOUND_FAMILIES, CALIBRATIONS
 from dpcert.accountant.price_of_privacy.families import fano_family as fano
 from dpcert.accountant.price_of_privacy.families import ldp_mutual_information_family as ldp_mutual_information
-from dpcert.accountant.price_of_privacy.fano import theorem7_user_threshold, users_unreliable
-from dpcert.accountant.price_of_privacy.per_user_bounds import theorem13_bound, theorem14_bound
+from dpcert.accountant.price_of_privacy.fano import theorem_7_user_threshold, users_unreliable
+from dpcert.accountant.price_of_privacy.per_user_bounds import theorem_13_bound, theorem_14_bound
 from dpcert.mechanisms.parameters import exact_sign
 
 MI_NAMES = ["lemma6", "theorem13", "theorem13-paper", "theorem14", "per-user"]
@@ -82,7 +82,7 @@ def test_mutual_information_family_names_and_units():
     assert results[2].note.startswith("paper's")
 
 
-def test_mutual_information_family_theorem14_invalid_at_ln2():
+def test_mutual_information_family_theorem_14_invalid_at_ln2():
     results = {r.name: r for r in ldp_mutual_information("1e12", "10", "log(2)")}
     assert not results["theorem14"].valid and results["theorem14"].value is None
     assert "ln 2" in results["theorem14"].note
@@ -96,7 +96,7 @@ def test_fano_family_names_and_rows():
     assert not by_name["theorem7-paper"].valid and "vacuous" in by_name["theorem7-paper"].note
     assert by_name["corollary21-lemma6"].value == by_name["theorem7"].value  # Lemma 6 in Cor 21 is Theorem 7
     assert by_name["theorem23"].value == by_name["theorem7"].value  # K = 2, d = 0
-    thm13 = theorem13_bound(10**4, 5, "1/2")
+    thm13 = theorem_13_bound(10**4, 5, "1/2")
     assert by_name["corollary21-theorem13"].value == users_unreliable(thm13.upper_value, 10**4)
 
 
@@ -107,13 +107,13 @@ def test_fano_family_without_w_marks_the_w_rows_invalid():
     assert by_name["theorem7"].valid
 
 
-def test_fano_family_theorem14_row_invalid_when_eps_at_least_ln2():
+def test_fano_family_theorem_14_row_invalid_when_eps_at_least_ln2():
     by_name = {r.name: r for r in fano("1e4", "1", w="5")}
     assert not by_name["corollary21-theorem14"].valid and "ln 2" in by_name["corollary21-theorem14"].note
     assert by_name["corollary21-theorem13"].valid
 
 
-def test_fano_family_theorem23_rows_for_many_clusters():
+def test_fano_family_theorem_23_rows_for_many_clusters():
     """Spec §9 E4 through the family: at N = 10, K = 10 the paper's form exceeds the proved threshold."""
     by_name = {r.name: r for r in fano("10", "1", K="10", d="0")}
     assert by_name["theorem23"].valid and not by_name["theorem23-paper"].valid
@@ -193,5 +193,5 @@ def test_thresholds_are_lower_ends_of_their_enclosures():
     for name in ("corollary21-theorem13", "theorem23"):
         result = by_name[name]
         assert result.value == result.lower_value <= result.upper_value
-    assert by_name["theorem7"].value == theorem7_user_threshold(10**12, sympy.Rational(1, 2)).value
-    assert theorem14_bound(10**12, 10**6, "1/2").value == theorem14_bound(10**12, 10**6, "1/2").upper_value
+    assert by_name["theorem7"].value == theorem_7_user_threshold(10**12, sympy.Rational(1, 2)).value
+    assert theorem_14_bound(10**12, 10**6, "1/2").value == theorem_14_bound(10**12, 10**6, "1/2").upper_value

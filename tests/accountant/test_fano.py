@@ -24,13 +24,13 @@ from dpcert.accountant.price_of_privacy.fano import (
     fano_distortion_lower_bound,
     fano_error_lower_bound,
     ldp_fano_distortion,
-    theorem7_paper_witness,
-    theorem7_user_threshold,
-    theorem10_user_threshold,
-    theorem23_user_threshold,
+    theorem_7_paper_witness,
+    theorem_7_user_threshold,
+    theorem_10_user_threshold,
+    theorem_23_user_threshold,
     users_unreliable,
 )
-from dpcert.accountant.price_of_privacy.per_user_bounds import theorem10_bound
+from dpcert.accountant.price_of_privacy.per_user_bounds import theorem_10_bound
 
 HALF = sympy.Rational(1, 2)
 
@@ -62,7 +62,7 @@ def test_fano_error_lower_bound_values():
     assert sign(fano_error_lower_bound(0, 3) - (1 - 1 / sympy.log(3, 2))) == 0
 
 
-def test_fano_distortion_and_corollary22():
+def test_fano_distortion_and_corollary_22():
     """Lemma 20 and Cor 22: Cor 22 as printed is weaker than Lemma 20 with U eps log2 e bits (spec §3)."""
     assert fano_distortion_lower_bound(1, 64, 4) == sympy.Rational(1, 2)  # 1 - 2/(6 - 2)
     assert fano_distortion_lower_bound(1, log2_M=6, log2_M_d=2) == sympy.Rational(1, 2)
@@ -89,9 +89,9 @@ def test_users_unreliable_is_where_fano_crosses_p_max():
 # ---------------------------------------------------------------------------------------------
 
 @given(N=st.integers(4, 10**12), eps=eps_values, p=p_values)
-def test_theorem7_corrected_threshold_is_exactly_fano(N, eps, p):
+def test_theorem_7_corrected_threshold_is_exactly_fano(N, eps, p):
     """Below T = ((1-p)N - 1)/(eps log2 e), Fano with I <= U eps log2 e bits gives error > p; at ceil(T) it does not."""
-    result = theorem7_user_threshold(N, eps, p)
+    result = theorem_7_user_threshold(N, eps, p)
     assert result.name == "theorem7" and result.valid and result.units == "users"
     T = result.value
     assume(sign(T - 1) > 0)
@@ -101,31 +101,31 @@ def test_theorem7_corrected_threshold_is_exactly_fano(N, eps, p):
 
 
 @given(N=st.integers(4, 10**12), eps=st.fractions(Fraction(1, 20), Fraction(5), max_denominator=20))
-def test_theorem7_printed_constant_is_not_proved_by_fano(N, eps):
+def test_theorem_7_printed_constant_is_not_proved_by_fano(N, eps):
     """Spec §9 E2: just below N/(eps log2 e), Fano's bound is <= 1/2; at the threshold it is -1/N."""
-    paper = theorem7_user_threshold(N, eps, form="paper")
+    paper = theorem_7_user_threshold(N, eps, form="paper")
     assert paper.name == "theorem7-paper" and not paper.valid and "vacuous" in paper.note
-    witness = theorem7_paper_witness(N, eps)
+    witness = theorem_7_paper_witness(N, eps)
     assert witness.threshold == paper.value
     assert witness.refutes and witness.recheck()
     assert sign(witness.fano_bound - HALF) <= 0
     raw = 1 - (paper.value * eps * LOG2E + 1) / N  # unclipped Fano at U = threshold
     assert sympy.simplify(raw + sympy.Rational(1, N)) == 0
-    corrected = theorem7_user_threshold(N, eps)
+    corrected = theorem_7_user_threshold(N, eps)
     assert sign(paper.value - corrected.value) > 0
 
 
-def test_theorem7_witness_does_not_refute_the_corrected_constant():
+def test_theorem_7_witness_does_not_refute_the_corrected_constant():
     """Power check: the same construction at the corrected threshold leaves Fano's bound above 1/2."""
     N, eps = 1000, HALF
-    T = theorem7_user_threshold(N, eps).value
+    T = theorem_7_user_threshold(N, eps).value
     users = below(T)
     assert sign(fano_error_lower_bound(users * eps * LOG2E, log2_M=N) - HALF) > 0
 
 
-def test_theorem7_spec_value():
+def test_theorem_7_spec_value():
     """Spec §4 table, U_unrel(Lemma 6) at N = 1e4, eps = 0.5: 6930 (= (N/2 - 1) ln 2 / eps)."""
-    value = theorem7_user_threshold(10**4, "0.5").value
+    value = theorem_7_user_threshold(10**4, "0.5").value
     assert abs(float(value) - 6930) <= 0.5
 
 
@@ -134,11 +134,11 @@ def test_theorem7_spec_value():
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("N", [2, 3, 10, 10**12])
-def test_theorem10_user_threshold(N):
+def test_theorem_10_user_threshold(N):
     """(N/2 - 1) N ln 2 at p_max = 1/2: Cor 21 with Theorem 10's 1/N nats per 1-bit sketch."""
-    result = theorem10_user_threshold(N)
+    result = theorem_10_user_threshold(N)
     assert result.value == sympy.Max(0, (sympy.Rational(N, 2) - 1) * N * sympy.log(2))
-    assert theorem10_bound({(0, 0), (1, 1)}, N) <= sympy.Rational(1, N)
+    assert theorem_10_bound({(0, 0), (1, 1)}, N) <= sympy.Rational(1, N)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,18 +172,18 @@ def test_chernoff_check_at_large_n_uses_the_log_enclosure():
 
 
 @pytest.mark.parametrize("N,K,d", [(10, 10, 0), (10, 20, 3)])
-def test_theorem23_paper_form_flagged_where_chernoff_fails(N, K, d):
-    paper = theorem23_user_threshold(N, K, d, 1, exact_tail=False)
-    exact = theorem23_user_threshold(N, K, d, 1)
+def test_theorem_23_paper_form_flagged_where_chernoff_fails(N, K, d):
+    paper = theorem_23_user_threshold(N, K, d, 1, exact_tail=False)
+    exact = theorem_23_user_threshold(N, K, d, 1)
     assert paper.name == "theorem23-paper" and not paper.valid and "E4" in paper.note
     assert sign(paper.value - exact.value) > 0  # the paper claims more users than its proof gives
 
 
 @given(N=st.integers(3, 40), K=st.integers(2, 6), eps=eps_values, p=p_values, data=st.data())
-def test_theorem23_threshold_is_exactly_fano_with_distortion(N, K, eps, p, data):
+def test_theorem_23_threshold_is_exactly_fano_with_distortion(N, K, eps, p, data):
     """Below the exact-tail threshold, Lemma 20 with U eps log2 e bits gives error > p; at ceil it does not."""
     d = data.draw(st.integers(0, N - 1))
-    result = theorem23_user_threshold(N, K, d, eps, p)
+    result = theorem_23_user_threshold(N, K, d, eps, p)
     assert result.name == "theorem23" and result.valid and result.lower_value == result.upper_value
     T = result.value
     assume(sign(T - 1) > 0)
@@ -195,23 +195,23 @@ def test_theorem23_threshold_is_exactly_fano_with_distortion(N, K, eps, p, data)
 
 
 @given(N=st.integers(4, 10**12), eps=eps_values, p=p_values)
-def test_theorem23_with_two_clusters_and_no_tolerance_is_theorem7(N, eps, p):
-    assert theorem23_user_threshold(N, 2, 0, eps, p).value == theorem7_user_threshold(N, eps, p).value
+def test_theorem_23_with_two_clusters_and_no_tolerance_is_theorem_7(N, eps, p):
+    assert theorem_23_user_threshold(N, 2, 0, eps, p).value == theorem_7_user_threshold(N, eps, p).value
 
 
 @pytest.mark.parametrize("N,K,d", [(5000, 3, 2500), (3000, 2, 2100), (10**5, 4, 3000)])
-def test_theorem23_enclosure_path_agrees_with_exact_tail(monkeypatch, N, K, d):
+def test_theorem_23_enclosure_path_agrees_with_exact_tail(monkeypatch, N, K, d):
     """For d > 2000 the tail is enclosed (largest term, geometric series); it must contain the exact value."""
-    exact = theorem23_user_threshold(N, K, d, HALF)
+    exact = theorem_23_user_threshold(N, K, d, HALF)
     monkeypatch.setattr(fano_module, "_EXACT_TAIL_D_MAX", 0)
-    enclosed = theorem23_user_threshold(N, K, d, HALF)
+    enclosed = theorem_23_user_threshold(N, K, d, HALF)
     assert enclosed.lower_value <= exact.value <= enclosed.upper_value
     assert enclosed.value == enclosed.lower_value  # a threshold reports its lower end
 
 
 @pytest.mark.parametrize("d", [0, 10, 2000, 2001, 10**6, 10**11])
-def test_theorem23_at_n_1e12_decreases_with_tolerance(d):
-    results = [theorem23_user_threshold(10**12, 5, dd, HALF) for dd in (d, d + 1)]
+def test_theorem_23_at_n_1e12_decreases_with_tolerance(d):
+    results = [theorem_23_user_threshold(10**12, 5, dd, HALF) for dd in (d, d + 1)]
     for result in results:
         assert 0 <= result.lower_value <= result.upper_value
     assert sign(results[0].upper_value - results[1].lower_value) >= 0  # consistent with T(d) >= T(d + 1)
@@ -227,8 +227,8 @@ def test_theorem23_at_n_1e12_decreases_with_tolerance(d):
 def test_thresholds_decrease_in_eps(N, eps1, eps2, K, data):
     assume(eps1 < eps2)
     d = data.draw(st.integers(0, min(N - 1, 50)))
-    for make in (lambda e: theorem7_user_threshold(N, e), lambda e: theorem7_user_threshold(N, e, form="paper"),
-                 lambda e: theorem23_user_threshold(N, K, d, e), lambda e: theorem23_user_threshold(N, K, d, e, exact_tail=False)):
+    for make in (lambda e: theorem_7_user_threshold(N, e), lambda e: theorem_7_user_threshold(N, e, form="paper"),
+                 lambda e: theorem_23_user_threshold(N, K, d, e), lambda e: theorem_23_user_threshold(N, K, d, e, exact_tail=False)):
         low, high = make(eps2), make(eps1)
         assert sign(high.lower_value - low.upper_value) >= 0
         if sign(high.lower_value) > 0:
@@ -253,20 +253,20 @@ INVALID = [
     (lambda: users_unreliable(1, 0), "log2M"),
     (lambda: users_unreliable(1, 10, 0), "p_max"),
     (lambda: users_unreliable(1, 10, 1), "p_max"),
-    (lambda: theorem7_user_threshold(1, 1), "N"),
-    (lambda: theorem7_user_threshold(10, 0), "eps"),
-    (lambda: theorem7_user_threshold(10, -2), "eps"),
-    (lambda: theorem7_user_threshold(10, 1, "3/2"), "p_max"),
-    (lambda: theorem7_user_threshold(10, 1, form="printed"), "form"),
-    (lambda: theorem7_paper_witness(1, 1), "N"),
-    (lambda: theorem10_user_threshold(1), "N"),
-    (lambda: theorem10_user_threshold(10, 0), "p_max"),
-    (lambda: theorem23_user_threshold(10, 1, 0, 1), "K"),
-    (lambda: theorem23_user_threshold(10, 2, 10, 1), "d"),
-    (lambda: theorem23_user_threshold(10, 2, -1, 1), "d"),
-    (lambda: theorem23_user_threshold(10, 2, 0, 0), "eps"),
-    (lambda: theorem23_user_threshold(10, 2, 0, 1, 2), "p_max"),
-    (lambda: theorem23_user_threshold("1.5", 2, 0, 1), "N"),
+    (lambda: theorem_7_user_threshold(1, 1), "N"),
+    (lambda: theorem_7_user_threshold(10, 0), "eps"),
+    (lambda: theorem_7_user_threshold(10, -2), "eps"),
+    (lambda: theorem_7_user_threshold(10, 1, "3/2"), "p_max"),
+    (lambda: theorem_7_user_threshold(10, 1, form="printed"), "form"),
+    (lambda: theorem_7_paper_witness(1, 1), "N"),
+    (lambda: theorem_10_user_threshold(1), "N"),
+    (lambda: theorem_10_user_threshold(10, 0), "p_max"),
+    (lambda: theorem_23_user_threshold(10, 1, 0, 1), "K"),
+    (lambda: theorem_23_user_threshold(10, 2, 10, 1), "d"),
+    (lambda: theorem_23_user_threshold(10, 2, -1, 1), "d"),
+    (lambda: theorem_23_user_threshold(10, 2, 0, 0), "eps"),
+    (lambda: theorem_23_user_threshold(10, 2, 0, 1, 2), "p_max"),
+    (lambda: theorem_23_user_threshold("1.5", 2, 0, 1), "N"),
     (lambda: appendix_a_chernoff_check(1, 2, 0), "N"),
     (lambda: appendix_a_chernoff_check(10, 2, 11), "d"),
 ]

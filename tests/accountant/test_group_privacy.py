@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from dpcert.accountant.metric_user_level.group_privacy import (
     discrete_to_graded,
-    fact51_counterexample,
+    fact_5_1_counterexample,
     group_privacy_delta,
     group_privacy_family,
     printed_group_delta,
@@ -44,7 +44,7 @@ def at_most(a, b) -> bool:
 ])
 def test_spec_t17_counterexamples(eps, delta, form, witness_value, printed_value, tolerance):
     """T17 / A1: an (eps, delta) chain P0, P1, P2 with D_{e^{2 eps}}(P0 || P2) above the printed delta term."""
-    witness = fact51_counterexample(eps, delta)
+    witness = fact_5_1_counterexample(eps, delta)
     assert witness.k == 2 and len(witness.chain) == 3
     # every adjacent pair is (eps, delta) in both orders, checked exactly
     assert witness.is_chain
@@ -60,7 +60,7 @@ def test_spec_t17_counterexamples(eps, delta, form, witness_value, printed_value
 
 def test_each_printed_form_holds_somewhere_and_fails_elsewhere():
     """A1: neither example refutes both printed forms; the other form is above the witness there."""
-    first, second = fact51_counterexample(2, R(1, 100)), fact51_counterexample(R(1, 10), R(1, 1000))
+    first, second = fact_5_1_counterexample(2, R(1, 100)), fact_5_1_counterexample(R(1, 10), R(1, 1000))
     assert first.refutes("fact5.1") and not first.refutes("table1")
     assert second.refutes("table1") and not second.refutes("fact5.1")
 
@@ -72,9 +72,9 @@ def test_witness_chain_attains_the_lemma_a2_bound(eps, exponent, k):
     eps = sympy.Rational(eps.numerator, eps.denominator)
     exists = k == 1 or exact_sign(delta + (sympy.exp(eps) + 1) * group_privacy_delta(eps, delta, k - 1) - 1) <= 0
     if not exists:  # the construction's condition fails: the function refuses rather than return a non-chain
-        assert_rejects(lambda: fact51_counterexample(eps, delta, k), "delta")
+        assert_rejects(lambda: fact_5_1_counterexample(eps, delta, k), "delta")
         return
-    witness = fact51_counterexample(eps, delta, k)
+    witness = fact_5_1_counterexample(eps, delta, k)
     assert witness.is_chain and witness.attains_chain_bound
 
 
@@ -82,7 +82,7 @@ def test_witness_realizes_a_discrete_demdp_mechanism():
     """T17: M(K) = P_{floor(d_EM(K, K0)/r)} on X = {0, 1} (K by its fraction f of ones, d_EM = |f - f'|) is
     (eps, delta, 1/2)-discrete d_EM-DP, yet the pair f = 0, f = 1 breaks Fact 5.1's printed delta e^{ceil(d/r)}."""
     eps, delta, r = sympy.Integer(2), R(1, 100), R(1, 2)
-    witness = fact51_counterexample(eps, delta, 2)
+    witness = fact_5_1_counterexample(eps, delta, 2)
     grid = [R(i, 4) for i in range(5)]
 
     def mechanism(f):
@@ -142,7 +142,7 @@ def test_lemma_a2_weak_triangle_inequality(case):
 def test_lemma_a2_needs_the_e_a_factor():
     """Power of T18: without e^a the inequality fails on the witness chain (so the test above can fail)."""
     eps = sympy.Integer(2)
-    witness = fact51_counterexample(eps, R(1, 100))
+    witness = fact_5_1_counterexample(eps, R(1, 100))
     P, Q, R_ = witness.chain
     lhs = hockey_stick_divergence(P, R_, 2 * eps)
     assert exact_sign(lhs - hockey_stick_divergence(P, Q, eps) - hockey_stick_divergence(Q, R_, eps)) > 0
@@ -229,7 +229,7 @@ def test_group_privacy_family_and_cli(capsys):
         assert r["enclosure"][0] <= r["enclosure"][1] and r["units"] == "probability" and r["bounds"] == "upper"
         assert r["lower"] is None and (r["upper"] == r["enclosure"][1] if r["valid"] else r["upper"] is None)
     chain = payload["results"][0]
-    assert chain["enclosure"][0] <= float(fact51_counterexample(2, R(1, 100)).endpoint) <= chain["upper"]
+    assert chain["enclosure"][0] <= float(fact_5_1_counterexample(2, R(1, 100)).endpoint) <= chain["upper"]
 
 
 @pytest.mark.parametrize("argv, named", [
@@ -256,12 +256,12 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, named):
     (lambda: discrete_to_graded(1, R(1, 10), 0, R(1, 2)), "r"),
     (lambda: discrete_to_graded(1, R(1, 10), R(1, 2), R(3, 2)), "d"),
     (lambda: discrete_to_graded(1, R(1, 10), R(1, 2), -1), "d"),
-    (lambda: fact51_counterexample(0, R(1, 10)), "eps"),
-    (lambda: fact51_counterexample(1, 0), "delta"),
-    (lambda: fact51_counterexample(1, 1), "delta"),
-    (lambda: fact51_counterexample(1, R(1, 10), 0), "k"),
-    (lambda: fact51_counterexample(R(1, 100), R(1, 10**9), 33), "k"),
-    (lambda: fact51_counterexample(3, R(1, 10)), "delta"),
+    (lambda: fact_5_1_counterexample(0, R(1, 10)), "eps"),
+    (lambda: fact_5_1_counterexample(1, 0), "delta"),
+    (lambda: fact_5_1_counterexample(1, 1), "delta"),
+    (lambda: fact_5_1_counterexample(1, R(1, 10), 0), "k"),
+    (lambda: fact_5_1_counterexample(R(1, 100), R(1, 10**9), 33), "k"),
+    (lambda: fact_5_1_counterexample(3, R(1, 10)), "delta"),
     (lambda: group_privacy_family(1, R(1, 10), "x"), "k"),
 ])
 def test_bad_input_names_the_parameter(call, parameter):

@@ -23,22 +23,22 @@ from conftest import assert_rejects, finite_channels, probability_rows
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from dpcert.accountant import subset_overlap
-from dpcert.accountant.price_of_privacy.adaptive import adaptive_min_queries, theorem17_adaptive_bound
-from dpcert.accountant.channel_information import LOG2E, lemma6_bound, mutual_information, posterior_prior_ratios
+from dpcert.accountant.price_of_privacy import subset_overlap
+from dpcert.accountant.price_of_privacy.adaptive import adaptive_min_queries, theorem_17_adaptive_bound
+from dpcert.accountant.channel_information import LOG2E, lemma_6_bound, mutual_information, posterior_prior_ratios
 from dpcert.accountant.exact_intervals import certified_sign
 from dpcert.accountant.price_of_privacy.per_user_bounds import (
     per_user_mi_bound,
-    theorem10_bound,
-    theorem13_bound,
-    theorem14_bound,
-    theorem14_main_term,
-    theorem14_main_term_bound,
+    theorem_10_bound,
+    theorem_13_bound,
+    theorem_14_bound,
+    theorem_14_main_term,
+    theorem_14_main_term_bound,
 )
 from dpcert.accountant.price_of_privacy.sketch_channels import (
     cluster_channel,
-    lemma9_rhs,
-    lemma25_rhs,
+    lemma_9_rhs,
+    lemma_25_rhs,
     records,
     sketch_information,
 )
@@ -46,7 +46,7 @@ from dpcert.accountant.price_of_privacy.subset_overlap import (
     EXACT_W_MAX,
     binomial_ratio,
     binomial_ratio_bounds,
-    lemma12_sandwich,
+    lemma_12_sandwich,
 )
 from dpcert.proofs.channel import ExactChannel
 
@@ -158,7 +158,7 @@ def test_mutual_information_accepts_an_exact_channel_with_irrational_entries():
 
 
 @given(t=st.fractions(Fraction(21, 20), Fraction(50), max_denominator=30))
-def test_lemma6_bit_release_uniform_input(t):
+def test_lemma_6_bit_release_uniform_input(t):
     """Spec §7 claim 6: for bit release, I = ln 2 - h(e^eps/(1+e^eps)) <= eps (e^eps = t rational)."""
     p = t / (1 + t)
     value = mutual_information([[p, 1 - p], [1 - p, p]], [Fraction(1, 2)] * 2)
@@ -169,7 +169,7 @@ def test_lemma6_bit_release_uniform_input(t):
 
 
 @given(rows=finite_channels(allow_zeros=False), data=st.data())
-def test_lemma6_mutual_information_at_most_eps_nats(rows, data):
+def test_lemma_6_mutual_information_at_most_eps_nats(rows, data):
     """Spec §7 claim 6 (Lemma 6): I(X;Y) <= eps nats for eps-LDP channels and any input law."""
     law = data.draw(probability_rows(len(rows)))
     eps = sympy.log(sympy.Rational(max_ratio(rows)))
@@ -178,14 +178,14 @@ def test_lemma6_mutual_information_at_most_eps_nats(rows, data):
     if eps == 0:  # a constant channel: no information at all
         assert info == 0
         return
-    bound = lemma6_bound(eps)
+    bound = lemma_6_bound(eps)
     assert bound.value == eps and bound.units == "nats"
-    bits = lemma6_bound(eps, units="bits")
+    bits = lemma_6_bound(eps, units="bits")
     assert bits.units == "bits" and sympy.simplify(bits.value / LOG2E - eps) == 0
     assert sign(bits.value - mutual_information(rows, law, units="bits")) >= 0
 
 
-def test_lemma6_fails_for_a_channel_that_is_not_private_enough():
+def test_lemma_6_fails_for_a_channel_that_is_not_private_enough():
     """Power check: a channel with ratio 9 is log(9)-LDP and meets Lemma 6 there, but carries more than
     1/5 nats, so the same comparison fails for an eps below the channel's (the test can fail)."""
     rows = [[Fraction(9, 10), Fraction(1, 10)], [Fraction(1, 10), Fraction(9, 10)]]
@@ -195,7 +195,7 @@ def test_lemma6_fails_for_a_channel_that_is_not_private_enough():
 
 
 @given(rows=finite_channels(allow_zeros=False), data=st.data())
-def test_lemma11_posterior_prior_ratios_within_e_eps(rows, data):
+def test_lemma_11_posterior_prior_ratios_within_e_eps(rows, data):
     """Spec §7 claim 5 (Lemma 11): e^-eps <= P(a|s)/P(a) <= e^eps for every prior and eps-LDP channel."""
     prior = data.draw(probability_rows(len(rows)))
     r = sympy.Rational(max_ratio(rows))
@@ -234,7 +234,7 @@ def chi_square_form(rows, N, w) -> Fraction:
 
 
 @pytest.mark.parametrize("N,w", SMALL_SIZES)
-def test_lemma9_in_nats_for_arbitrary_channels(N, w):
+def test_lemma_9_in_nats_for_arbitrary_channels(N, w):
     """Spec §7 claim 7 (Lemma 9): I(Z;S) [nats] <= sum_s P(s)(q_s^T K q_s - 1) for any channel.
 
     The kernel form is also checked to equal the chi-square form sum_z p(z|s)^2/p(z) - 1 ([DERIVED]),
@@ -244,14 +244,14 @@ def test_lemma9_in_nats_for_arbitrary_channels(N, w):
     @settings(max_examples=4 if N == 6 else 12)
     @given(rows=record_channels(N, w))
     def check(rows):
-        rhs = lemma9_rhs(rows, N, w)
+        rhs = lemma_9_rhs(rows, N, w)
         assert rhs == sympy.Rational(chi_square_form(rows, N, w))
         assert sign(rhs - sketch_information(rows, N, w)) >= 0
 
     check()
 
 
-def test_lemma9_bits_counterexample_e1():
+def test_lemma_9_bits_counterexample_e1():
     """Spec §9 E1: N = w = 2, S uniform over the 3 states != Z: I = log2(4/3) = 0.415 bits > RHS = 1/3.
 
     In nats, 0.2877 <= 1/3 holds: Lemma 9 is a nats statement (log x <= x - 1).
@@ -259,7 +259,7 @@ def test_lemma9_bits_counterexample_e1():
     N = w = 2
     channel = {rec: {s: (Fraction(0) if s == rec[1] else Fraction(1, 3)) for s in itertools.product((0, 1), repeat=2)}
                for rec in records(N, w)}
-    rhs = lemma9_rhs(channel, N, w)
+    rhs = lemma_9_rhs(channel, N, w)
     assert rhs == sympy.Rational(1, 3)
     nats = sketch_information(channel, N, w)
     bits = sketch_information(channel, N, w, units="bits")
@@ -272,7 +272,7 @@ def test_lemma9_bits_counterexample_e1():
 @pytest.mark.parametrize("N,w", [(2, 1), (3, 1), (3, 2)])
 @settings(max_examples=15)
 @given(data=st.data())
-def test_lemma25_per_sketch_value_for_arbitrary_laws(N, w, data):
+def test_lemma_25_per_sketch_value_for_arbitrary_laws(N, w, data):
     """Spec §7 claim 8 (Lemma 25/18): KL(P_{Z|S=s} || P_Z) <= RHS_s in nats, any law of Z and of I."""
     z_space = list(itertools.product((0, 1), repeat=N))
     z_law = data.draw(probability_rows(len(z_space), allow_zeros=False))
@@ -295,14 +295,14 @@ def test_lemma25_per_sketch_value_for_arbitrary_laws(N, w, data):
                 posterior[(i, labels)] = i_law[a] * mass * rows[index[(i, labels)]][s] / ps
         kl = sympy.Add(*(sympy.Rational(p / ps) * sympy.log(sympy.Rational(p / ps / z_law[j]))
                          for j, p in enumerate(joint) if p))
-        rhs = lemma25_rhs(posterior, z_law)
+        rhs = lemma_25_rhs(posterior, z_law)
         assert sign(rhs - kl) >= 0
-        assert rhs == lemma25_rhs({k: v for k, v in posterior.items()}, dict(zip(z_space, z_law)))
+        assert rhs == lemma_25_rhs({k: v for k, v in posterior.items()}, dict(zip(z_space, z_law)))
 
 
 @settings(max_examples=10)
 @given(data=st.data())
-def test_lemma25_reduces_to_lemma9_for_uniform_laws(data):
+def test_lemma_25_reduces_to_lemma_9_for_uniform_laws(data):
     """Lemma 25 with uniform Z and I: sum_s P(s) RHS_s equals the Lemma 9 RHS exactly."""
     N, w = 3, 2
     rows = data.draw(record_channels(N, w))
@@ -314,8 +314,8 @@ def test_lemma25_reduces_to_lemma9_for_uniform_laws(data):
         ps = sum(Fraction(1, D) * r[s] for r in rows)
         if ps:
             posterior = {rec: Fraction(1, D) * rows[x][s] / ps for x, rec in enumerate(recs)}
-            total += sympy.Rational(ps) * lemma25_rhs(posterior, uniform_z)
-    assert total == lemma9_rhs(rows, N, w)
+            total += sympy.Rational(ps) * lemma_25_rhs(posterior, uniform_z)
+    assert total == lemma_9_rhs(rows, N, w)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -323,7 +323,7 @@ def test_lemma25_reduces_to_lemma9_for_uniform_laws(data):
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("N,largest", [(2, "0.3466"), (3, "0.2158"), (4, "0.1521")])
-def test_theorem10_exhaustive_over_all_sets(N, largest):
+def test_theorem_10_exhaustive_over_all_sets(N, largest):
     """Spec §7 claim 9 (Thm 10): for w = 1 and every A, I(Z; 1_A) <= (|C1|/2N)(1/|A| + 1/(2N-|A|)) <= 1/N.
 
     The largest MI over all A matches spec §3 Thm 10 [VERIFIED] within one unit of the 4th printed
@@ -337,7 +337,7 @@ def test_theorem10_exhaustive_over_all_sets(N, largest):
         channel = {rec: {1: Fraction(int((rec[0][0], rec[1][0]) in A)), 0: Fraction(int((rec[0][0], rec[1][0]) not in A))}
                    for rec in records(N, 1)}
         info = sketch_information(channel, N, 1)
-        bound = theorem10_bound(A, N)
+        bound = theorem_10_bound(A, N)
         assert sign(bound - info) >= 0
         assert bound <= sympy.Rational(1, N)
         if sign(info - best) > 0:
@@ -345,11 +345,11 @@ def test_theorem10_exhaustive_over_all_sets(N, largest):
     assert within_printed(best, best, largest, units=Fraction(1))
 
 
-def test_theorem10_bound_values():
-    assert theorem10_bound(set(), 3) == 0
-    assert theorem10_bound({(i, z) for i in range(3) for z in (0, 1)}, 3) == 0
-    assert theorem10_bound({(0, 0), (1, 0)}, 2) == sympy.Rational(1, 2)  # |C1| = 2, |A| = 2: (2/4)(1/2 + 1/2)
-    assert theorem10_bound({(0, 0), (0, 1)}, 2) == 0  # C1 empty: S reveals only I
+def test_theorem_10_bound_values():
+    assert theorem_10_bound(set(), 3) == 0
+    assert theorem_10_bound({(i, z) for i in range(3) for z in (0, 1)}, 3) == 0
+    assert theorem_10_bound({(0, 0), (1, 0)}, 2) == sympy.Rational(1, 2)  # |C1| = 2, |A| = 2: (2/4)(1/2 + 1/2)
+    assert theorem_10_bound({(0, 0), (0, 1)}, 2) == 0  # C1 empty: S reveals only I
 
 
 # ---------------------------------------------------------------------------------------------
@@ -357,10 +357,10 @@ def test_theorem10_bound_values():
 # ---------------------------------------------------------------------------------------------
 
 @given(N=st.integers(2, 10**6), data=st.data())
-def test_lemma12_sandwich(N, data):
+def test_lemma_12_sandwich(N, data):
     """Spec §7 claim 13 (Lemma 12): (1 - w/(N-w+1))^w <= R(N,w) <= (1 - w/N)^w for 1 <= w <= N/2."""
     w = data.draw(st.integers(1, min(N // 2, 200)))
-    lower, ratio, upper = lemma12_sandwich(N, w)
+    lower, ratio, upper = lemma_12_sandwich(N, w)
     assert lower <= ratio <= upper
     if N <= 3000:
         assert ratio == sympy.Rational(math.comb(N - w, w), math.comb(N, w))
@@ -368,7 +368,7 @@ def test_lemma12_sandwich(N, data):
         assert abs(ratio - (1 - sympy.Rational(w * w, N))) <= sympy.Rational(w**4, N**2)
 
 
-def test_lemma12_theta_claim_false_at_w_1():
+def test_lemma_12_theta_claim_false_at_w_1():
     """Spec §9 E5: at w = 1 the difference R - (1 - w^2/N) is exactly 0, not Theta(w^4/N^2)."""
     assert binomial_ratio(1000, 1) == 1 - sympy.Rational(1, 1000)
 
@@ -406,23 +406,23 @@ SPEC_TABLE = [
 @pytest.mark.parametrize("N,w,thm13,thm13_paper,thm14", SPEC_TABLE)
 def test_spec_section4_reference_values(N, w, thm13, thm13_paper, thm14):
     """spec §4 table, eps = 0.5, each within half a unit of the last printed digit."""
-    for result, printed in [(theorem13_bound(N, w, "0.5"), thm13),
-                            (theorem13_bound(N, w, "0.5", form="paper"), thm13_paper),
-                            (theorem14_bound(N, w, "0.5"), thm14)]:
+    for result, printed in [(theorem_13_bound(N, w, "0.5"), thm13),
+                            (theorem_13_bound(N, w, "0.5", form="paper"), thm13_paper),
+                            (theorem_14_bound(N, w, "0.5"), thm14)]:
         assert result.valid and result.units == "nats"
         assert within_printed(result.lower_value, result.upper_value, printed), (result.name, result.display())
 
 
 @pytest.mark.parametrize("N,w", [(2, 1), (5, 2), (7, 4), (7, 7), (40, 6), (10**4, 20), (3000, 150)])
-def test_theorem13_exact_form_equals_hypergeometric_sum(N, w):
+def test_theorem_13_exact_form_equals_hypergeometric_sum(N, w):
     """Thm 13 exact form = e^{2eps} sum_{k>=1} h(k)(1-2^-k) (binomial sums); the paper's form is >= it."""
     eps = sympy.log(sympy.Rational(3, 2))  # e^{2eps} = 9/4 is rational
-    result = theorem13_bound(N, w, eps)
+    result = theorem_13_bound(N, w, eps)
     expected = sympy.Rational(9, 4) * sympy.Rational(hypergeometric_bracket(N, w))
     assert result.value == expected
     law = overlap_law(N, w)
     paper = sympy.Rational(9, 4) * sympy.Rational(1 - law[0] - law.get(1, 0) / 2)
-    assert theorem13_bound(N, w, eps, form="paper").value == paper
+    assert theorem_13_bound(N, w, eps, form="paper").value == paper
     assert paper >= expected
     # the identities of spec §5 item 6-7: E^0 K = w^2/N, P(K=1) = w^2 R/(N-2w+1)
     assert sum(k * p for k, p in law.items()) == Fraction(w * w, N)
@@ -431,9 +431,9 @@ def test_theorem13_exact_form_equals_hypergeometric_sum(N, w):
 
 
 @pytest.mark.parametrize("N,w", [(10**6, 500), (10**5, 300), (2 * 10**5, 1000)])
-def test_theorem13_truncated_series_encloses_exact_sum(N, w):
+def test_theorem_13_truncated_series_encloses_exact_sum(N, w):
     """Above w = 200 the overlap series is cut with an exact tail bound: the enclosure holds the exact sum."""
-    result = theorem13_bound(N, w, sympy.log(2))
+    result = theorem_13_bound(N, w, sympy.log(2))
     exact = 4 * sympy.Rational(hypergeometric_bracket(N, w))
     assert result.lower_value <= exact <= result.upper_value
     assert (result.upper_value - result.lower_value) <= exact * sympy.Rational(1, 10**35)
@@ -459,53 +459,53 @@ def test_interval_path_agrees_with_exact_path(monkeypatch, N, w, form):
 @pytest.mark.parametrize("N,w", SMALL_SIZES)
 @settings(max_examples=10)
 @given(data=st.data())
-def test_theorem13_bounds_lemma9_rhs_for_ldp_sketches(N, w, data):
+def test_theorem_13_bounds_lemma_9_rhs_for_ldp_sketches(N, w, data):
     """Spec §7 claim 10 (Thm 13): Lemma9_RHS <= e^{2eps} sum_k h(k)(1 - 2^-k) for every eps-LDP sketch."""
     rows = data.draw(ldp_record_channels(N, w))
     assume(max_ratio(rows) > 1)
     eps = sympy.log(sympy.Rational(max_ratio(rows)))
-    rhs = lemma9_rhs(rows, N, w)
-    bound = theorem13_bound(N, w, eps)
+    rhs = lemma_9_rhs(rows, N, w)
+    bound = theorem_13_bound(N, w, eps)
     assert sign(bound.lower_value - rhs) >= 0
-    assert sign(theorem13_bound(N, w, eps, form="paper").lower_value - rhs) >= 0
+    assert sign(theorem_13_bound(N, w, eps, form="paper").lower_value - rhs) >= 0
 
 
 @pytest.mark.parametrize("N,w", SMALL_SIZES)
 @settings(max_examples=10)
 @given(data=st.data())
-def test_theorem14_bounds_lemma9_rhs_for_ldp_sketches(N, w, data):
+def test_theorem_14_bounds_lemma_9_rhs_for_ldp_sketches(N, w, data):
     """Spec §7 claim 11 (Thm 14): Lemma9_RHS <= thm14(N, w, eps) for every eps-LDP sketch, eps < ln 2."""
     rows = data.draw(ldp_record_channels(N, w, below_ln2=True))
     ratio = max_ratio(rows)
     assume(1 < ratio < 2)
     eps = sympy.log(sympy.Rational(ratio))
-    bound = theorem14_bound(N, w, eps)
+    bound = theorem_14_bound(N, w, eps)
     assert bound.valid
-    assert sign(bound.lower_value - lemma9_rhs(rows, N, w)) >= 0
+    assert sign(bound.lower_value - lemma_9_rhs(rows, N, w)) >= 0
 
 
 @pytest.mark.parametrize("N,w", [(3, 1), (4, 1), (5, 1), (3, 2)])
-def test_theorem14_main_term_at_every_vertex(N, w):
+def test_theorem_14_main_term_at_every_vertex(N, w):
     """Spec §7 claims 11-12 (Lemma 28): at every vertex p^A of the box (|A| = D/2), the main term is
 
     sum_l (pi_l0 - pi_l1)^2 <= 2 eps'^2 w/N; the box vertex sums to exactly 1 (D/2 up, D/2 down).
     """
     D = math.comb(N, w) * 2**w
     eps_prime = Fraction(1, 2)
-    bound = theorem14_main_term_bound(N, w, sympy.log(1 + sympy.Rational(eps_prime)))
+    bound = theorem_14_main_term_bound(N, w, sympy.log(1 + sympy.Rational(eps_prime)))
     best = sympy.Integer(0)
     for A in itertools.combinations(range(D), D // 2):
         chosen = set(A)
         p = [(1 + eps_prime) / D if x in chosen else (1 - eps_prime) / D for x in range(D)]
         assert sum(p) == 1
-        best = max(best, theorem14_main_term(p, N, w))
+        best = max(best, theorem_14_main_term(p, N, w))
     assert best <= bound
     assert best >= bound / 4  # the Bessel bound is within a small factor of the true max (spec: 2-2.6x loose)
 
 
 @settings(max_examples=30)
 @given(data=st.data())
-def test_theorem14_main_term_in_the_box(data):
+def test_theorem_14_main_term_in_the_box(data):
     """Any point of the box (18): p_x D in [1 - eps', 1 + eps'], sum 1, has main term <= 2 eps'^2 w/N."""
     N, w = data.draw(st.sampled_from([(3, 1), (4, 1), (4, 2), (5, 2)]))
     D = math.comb(N, w) * 2**w
@@ -515,23 +515,23 @@ def test_theorem14_main_term_in_the_box(data):
     spread = max(abs(o - mean) for o in offsets) or 1
     p = [(1 + eps_prime * (o - mean) / spread) / D for o in offsets]  # in the box, sums to 1
     assert sum(p) == 1
-    bound = theorem14_main_term_bound(N, w, sympy.log(1 + sympy.Rational(eps_prime)))
-    assert theorem14_main_term(p, N, w) <= bound
+    bound = theorem_14_main_term_bound(N, w, sympy.log(1 + sympy.Rational(eps_prime)))
+    assert theorem_14_main_term(p, N, w) <= bound
 
 
-def test_theorem14_requires_eps_below_ln2():
-    result = theorem14_bound(100, 2, sympy.log(2))
+def test_theorem_14_requires_eps_below_ln2():
+    result = theorem_14_bound(100, 2, sympy.log(2))
     assert not result.valid and result.value is None and "ln 2" in result.note
-    assert not theorem14_bound(100, 2, 1).valid
-    assert theorem14_bound(100, 2, "0.69").valid
+    assert not theorem_14_bound(100, 2, 1).valid
+    assert theorem_14_bound(100, 2, "0.69").valid
 
 
-def test_theorem14_at_w_1_is_the_main_term_exactly():
+def test_theorem_14_at_w_1_is_the_main_term_exactly():
     """At w = 1 the overlap tail vanishes exactly (K <= 1), so thm14 = 2(e^eps - 1)^2/N."""
-    assert theorem14_bound(10**4, 1, "1/2").value == theorem14_main_term_bound(10**4, 1, "1/2")
+    assert theorem_14_bound(10**4, 1, "1/2").value == theorem_14_main_term_bound(10**4, 1, "1/2")
 
 
-def test_theorem14_tail_float64_fails_where_exact_succeeds():
+def test_theorem_14_tail_float64_fails_where_exact_succeeds():
     """Why exactness matters: at N = 10^12, w = 10 the Theorem 14 tail 1 + w^2/N - (1 + 2w^2/(N-2w+1)) R
     is about 1.5e-20, far below float64's resolution near 1; naive evaluation returns rounding noise.
 
@@ -544,11 +544,11 @@ def test_theorem14_tail_float64_fails_where_exact_succeeds():
         R_float *= 1 - w / (N - k)
     naive_tail = 1 + w * w / N - (1 + 2 * w * w / (N - 2 * w + 1)) * R_float
     eps = sympy.Rational(1, 10**6)
-    exact = theorem14_bound(N, w, eps)
-    exact_tail = (exact.value - theorem14_main_term_bound(N, w, eps)) / sympy.exp(2 * eps)
+    exact = theorem_14_bound(N, w, eps)
+    exact_tail = (exact.value - theorem_14_main_term_bound(N, w, eps)) / sympy.exp(2 * eps)
     assert exact_tail > 0
     # the exact tail lies between the values obtained from Lemma 12's sandwich
-    lower_R, _, upper_R = lemma12_sandwich(N, w)
+    lower_R, _, upper_R = lemma_12_sandwich(N, w)
     c = 1 + sympy.Rational(2 * w * w, N - 2 * w + 1)
     assert 1 + sympy.Rational(w * w, N) - c * upper_R <= exact_tail <= 1 + sympy.Rational(w * w, N) - c * lower_R
     assert 1e-21 < float(exact_tail) < 1e-19
@@ -562,9 +562,9 @@ def test_theorem14_tail_float64_fails_where_exact_succeeds():
 def test_closed_form_bounds_at_n_1e12(w):
     """N = 10^12 works on every path; enclosures are ordered, non-negative, and hold e^{2eps} times a probability."""
     N = 10**12
-    t13 = theorem13_bound(N, w, "1/2")
-    t14 = theorem14_bound(N, w, "1/2")
-    paper = theorem13_bound(N, w, "1/2", form="paper")
+    t13 = theorem_13_bound(N, w, "1/2")
+    t14 = theorem_14_bound(N, w, "1/2")
+    paper = theorem_13_bound(N, w, "1/2", form="paper")
     for result in (t13, t14, paper):
         assert 0 <= result.lower_value <= result.value <= result.upper_value
         assert result.upper is not None and result.enclosure[0] <= result.enclosure[1] == result.upper
@@ -585,7 +585,7 @@ eps_below_ln2 = st.fractions(Fraction(1, 100), Fraction(69, 100), max_denominato
 def test_bounds_increase_in_eps(N, eps1, eps2, data):
     assume(eps1 < eps2)
     w = data.draw(st.integers(1, min(N // 2, 50)))
-    for bound in (theorem13_bound, theorem14_bound):
+    for bound in (theorem_13_bound, theorem_14_bound):
         assert bound_less(bound(N, w, eps1), bound(N, w, eps2))
 
 
@@ -593,7 +593,7 @@ def test_bounds_increase_in_eps(N, eps1, eps2, data):
 def test_bounds_increase_in_w(N, eps, data):
     w = data.draw(st.integers(1, max(1, min(math.isqrt(N) - 1, 60))))
     assume((w + 1) ** 2 <= N)
-    for bound in (theorem13_bound, theorem14_bound):
+    for bound in (theorem_13_bound, theorem_14_bound):
         assert bound_less(bound(N, w, eps), bound(N, w + 1, eps))
 
 
@@ -601,7 +601,7 @@ def test_bounds_increase_in_w(N, eps, data):
 def test_bounds_decrease_in_n_when_w_squared_is_small(w, eps, data):
     N = data.draw(st.integers(4 * w * w, 10**9))
     N2 = data.draw(st.integers(N + 1, 2 * 10**9))
-    for bound in (theorem13_bound, theorem14_bound):
+    for bound in (theorem_13_bound, theorem_14_bound):
         assert bound_less(bound(N2, w, eps), bound(N, w, eps))
 
 
@@ -612,7 +612,7 @@ def test_bounds_decrease_in_n_when_w_squared_is_small(w, eps, data):
 def test_per_user_bound_is_the_minimum(N, w, eps, winner):
     result = per_user_mi_bound(N, w, eps)
     assert result.name == "per-user" and result.units == "nats" and winner in result.note
-    candidates = [lemma6_bound(eps), theorem13_bound(N, w, eps), theorem14_bound(N, w, eps)]
+    candidates = [lemma_6_bound(eps), theorem_13_bound(N, w, eps), theorem_14_bound(N, w, eps)]
     for candidate in candidates:
         if candidate.valid:
             assert sign(candidate.upper_value - result.upper_value) >= 0
@@ -631,24 +631,24 @@ def literal_recursion(T: int, N: int, t: Fraction) -> Fraction:
     return delta
 
 
-def test_theorem17_spec_example():
+def test_theorem_17_spec_example():
     """Spec §3 Thm 17 [VERIFIED]: N = 1000, eps = 0.5: T = 10 gives 0.168, T = 100 gives 1.97."""
-    ten = theorem17_adaptive_bound(10, 1000, "0.5")
-    hundred = theorem17_adaptive_bound(100, 1000, "0.5")
+    ten = theorem_17_adaptive_bound(10, 1000, "0.5")
+    hundred = theorem_17_adaptive_bound(100, 1000, "0.5")
     assert within_printed(ten.lower_value, ten.upper_value, "0.168")
     assert within_printed(hundred.lower_value, hundred.upper_value, "1.97")
     assert ten.units == "nats"
 
 
 @given(T=st.integers(0, 400), N=st.integers(2, 2000), t=st.fractions(Fraction(11, 10), Fraction(3), max_denominator=10))
-def test_theorem17_closed_form_matches_the_recursion(T, N, t):
+def test_theorem_17_closed_form_matches_the_recursion(T, N, t):
     """The closed form t1 c (1+c)^(T-t1) encloses the literal recursion (exact Fractions, e^eps = t)."""
     eps = sympy.log(sympy.Rational(t))
-    result = theorem17_adaptive_bound(T, N, eps)
+    result = theorem_17_adaptive_bound(T, N, eps)
     exact = sympy.Rational(literal_recursion(T, N, t))
     assert result.lower_value <= exact <= result.upper_value
     if T >= 1:
-        assert bound_less(theorem17_adaptive_bound(T - 1, N, eps), result)  # increasing in T
+        assert bound_less(theorem_17_adaptive_bound(T - 1, N, eps), result)  # increasing in T
 
 
 @given(N=st.integers(2, 500), t=st.fractions(Fraction(11, 10), Fraction(3), max_denominator=10),
@@ -668,7 +668,7 @@ def test_adaptive_at_the_smallest_eps_is_tight():
 
     with mpmath.workdps(700):
         c = 40 * mpmath.expm1(mpmath.mpf(10) ** -100) ** 2 / 2  # e^eps - 1 is 0 at 256 bits below eps ~ 1e-77
-        low, high = theorem17_adaptive_bound(10, 2, "1e-100").enclosure
+        low, high = theorem_17_adaptive_bound(10, 2, "1e-100").enclosure
         assert low <= 10 * c <= high <= 10 * c * (1 + 1e-15)
         c = 40 * mpmath.expm1(mpmath.mpf(10) ** -300) ** 2 / 10**12
         T = int(adaptive_min_queries(10**12, "1e-300", 1).value)  # about 1.7e609 queries
@@ -681,9 +681,9 @@ def test_adaptive_min_queries_at_n_1e12_grows_like_n_log_n():
     result = adaptive_min_queries(N, "1/2", N // 2 - 1)
     T = int(result.value)
     assert result.units == "queries"
-    bound = theorem17_adaptive_bound(T, N, "1/2")
+    bound = theorem_17_adaptive_bound(T, N, "1/2")
     assert sign(bound.upper_value - sympy.Rational(N // 2 - 1) * sympy.log(2)) >= 0
-    assert sign(theorem17_adaptive_bound(T - 1, N, "1/2").upper_value - sympy.Rational(N // 2 - 1) * sympy.log(2)) < 0
+    assert sign(theorem_17_adaptive_bound(T - 1, N, "1/2").upper_value - sympy.Rational(N // 2 - 1) * sympy.log(2)) < 0
     assert T > N  # Omega(N log N): far more than N queries at this eps
 
 
@@ -694,28 +694,28 @@ def test_adaptive_min_queries_at_n_1e12_grows_like_n_log_n():
 GOOD_ROWS = [[Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 4), Fraction(3, 4)]]
 
 INVALID = [
-    (lambda: theorem13_bound(10, 11, 1), "w"),
-    (lambda: theorem13_bound(10, 0, 1), "w"),
-    (lambda: theorem13_bound(1, 1, 1), "N"),
-    (lambda: theorem13_bound("2.5", 1, 1), "N"),
-    (lambda: theorem13_bound(10, 2, 0), "eps"),
-    (lambda: theorem13_bound(10, 2, -1), "eps"),
-    (lambda: theorem13_bound(10, 2, "nan"), "eps"),
-    (lambda: theorem13_bound(10, 2, 1, form="approx"), "form"),
-    (lambda: theorem14_bound(10, 11, "1/2"), "w"),
-    (lambda: theorem14_bound(10, 2, 0), "eps"),
+    (lambda: theorem_13_bound(10, 11, 1), "w"),
+    (lambda: theorem_13_bound(10, 0, 1), "w"),
+    (lambda: theorem_13_bound(1, 1, 1), "N"),
+    (lambda: theorem_13_bound("2.5", 1, 1), "N"),
+    (lambda: theorem_13_bound(10, 2, 0), "eps"),
+    (lambda: theorem_13_bound(10, 2, -1), "eps"),
+    (lambda: theorem_13_bound(10, 2, "nan"), "eps"),
+    (lambda: theorem_13_bound(10, 2, 1, form="approx"), "form"),
+    (lambda: theorem_14_bound(10, 11, "1/2"), "w"),
+    (lambda: theorem_14_bound(10, 2, 0), "eps"),
     (lambda: per_user_mi_bound(0, 1, 1), "N"),
-    (lambda: lemma6_bound(0), "eps"),
-    (lambda: lemma6_bound(1, units="hartleys"), "units"),
+    (lambda: lemma_6_bound(0), "eps"),
+    (lambda: lemma_6_bound(1, units="hartleys"), "units"),
     (lambda: binomial_ratio(10, 11), "w"),
     (lambda: binomial_ratio(10**9, 10**5), "w"),
-    (lambda: lemma12_sandwich(10, 6), "w"),
-    (lambda: theorem10_bound({(2, 0)}, 2), "A"),
-    (lambda: theorem10_bound({(0, 2)}, 2), "A"),
-    (lambda: theorem10_bound(set(), 1), "N"),
-    (lambda: theorem17_adaptive_bound(-1, 10, 1), "T"),
-    (lambda: theorem17_adaptive_bound(1, 1, 1), "N"),
-    (lambda: theorem17_adaptive_bound(1, 10, 0), "eps"),
+    (lambda: lemma_12_sandwich(10, 6), "w"),
+    (lambda: theorem_10_bound({(2, 0)}, 2), "A"),
+    (lambda: theorem_10_bound({(0, 2)}, 2), "A"),
+    (lambda: theorem_10_bound(set(), 1), "N"),
+    (lambda: theorem_17_adaptive_bound(-1, 10, 1), "T"),
+    (lambda: theorem_17_adaptive_bound(1, 1, 1), "N"),
+    (lambda: theorem_17_adaptive_bound(1, 10, 0), "eps"),
     (lambda: adaptive_min_queries(10, 1, 0), "bits"),
     (lambda: mutual_information([[Fraction(1, 2), Fraction(1, 3)]], [1]), "channel_or_matrix"),
     (lambda: mutual_information([[-1, 2]], [1]), "channel_or_matrix"),
@@ -723,11 +723,11 @@ INVALID = [
     (lambda: mutual_information(GOOD_ROWS, [Fraction(1, 2), Fraction(1, 3)]), "input_law"),
     (lambda: mutual_information(GOOD_ROWS, [2, -1]), "input_law"),
     (lambda: mutual_information(GOOD_ROWS, [Fraction(1, 2)] * 2, units="hartleys"), "units"),
-    (lambda: lemma9_rhs(GOOD_ROWS, 2, 1), "channel"),
-    (lambda: lemma9_rhs([[1]] * 4, 2, 3), "w"),
-    (lambda: lemma25_rhs({((0,), (0,)): 1}, [Fraction(1, 3)] * 3), "z_law"),
-    (lambda: lemma25_rhs({((5,), (0,)): 1}, [Fraction(1, 4)] * 4), "posterior"),
-    (lambda: lemma25_rhs({((0,), (0,)): Fraction(1, 2)}, [Fraction(1, 4)] * 4), "posterior"),
+    (lambda: lemma_9_rhs(GOOD_ROWS, 2, 1), "channel"),
+    (lambda: lemma_9_rhs([[1]] * 4, 2, 3), "w"),
+    (lambda: lemma_25_rhs({((0,), (0,)): 1}, [Fraction(1, 3)] * 3), "z_law"),
+    (lambda: lemma_25_rhs({((5,), (0,)): 1}, [Fraction(1, 4)] * 4), "posterior"),
+    (lambda: lemma_25_rhs({((0,), (0,)): Fraction(1, 2)}, [Fraction(1, 4)] * 4), "posterior"),
     (lambda: posterior_prior_ratios(GOOD_ROWS, [1, 1]), "prior"),
     (lambda: records(40, 20), "C(N, w)"),
 ]
@@ -739,5 +739,5 @@ def test_invalid_arguments(call, parameter):
 
 
 def test_integer_parameters_accept_integer_valued_strings():
-    assert theorem13_bound("1e4", "5", "1/2").value == theorem13_bound(10**4, 5, sympy.Rational(1, 2)).value
-    assert theorem14_bound(1e4, 5.0, "0.5").value == theorem14_bound(10**4, 5, sympy.Rational(1, 2)).value
+    assert theorem_13_bound("1e4", "5", "1/2").value == theorem_13_bound(10**4, 5, sympy.Rational(1, 2)).value
+    assert theorem_14_bound(1e4, 5.0, "0.5").value == theorem_14_bound(10**4, 5, sympy.Rational(1, 2)).value

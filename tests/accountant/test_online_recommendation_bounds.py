@@ -24,21 +24,21 @@ from dpcert.accountant.online_recommendation.bounds import (
     eps_upper_sim,
     greedy_loss_bound,
     leaky_round_bound,
-    lemma13_bound,
-    lemma14_factor,
-    lemma18_bound,
+    lemma_13_bound,
+    lemma_14_factor,
+    lemma_18_bound,
     loss_lower_dp_D0R0,
     loss_lower_nonprivate,
     loss_upper_prec,
     loss_upper_sim,
     per_round_leak_bound,
-    theorem15_kl_constant,
-    theorem2_bounds,
+    theorem_15_kl_constant,
+    theorem_2_bounds,
     uniform_round_loss,
 )
 from dpcert.proofs.claims.online_recommendation.checks import (
     check_privacy_lemmas,
-    lemma4_equivalence_witness,
+    lemma_4_equivalence_witness,
     online_recommendation_facts,
     uniform_rounds_order_witness,
 )
@@ -74,11 +74,11 @@ def test_upper_bounds_match_the_spec_formulas(m, T, D, R, P, n):
     _close(greedy_loss_bound(m, n, P, R), ln((2 * R + 1) * n / ((R + 1) * P)) / -ln(1 - 1 / (2 * m * (2 * R + 1))))
     _close(uniform_round_loss(m, T, R), gamma_T)
     _close(per_round_leak_bound(m, T, R, P), 3 * lam / P)
-    _close(lemma13_bound(m, T, R, P), 2 * lam / P)
-    _close(lemma18_bound(m, T, D, R, P * (D + R + 1)), 3 * k * lam / (P * (D + R + 1)))
-    _close(lemma14_factor(m, D, R), 1 - 1 / (3 * m * k))
+    _close(lemma_13_bound(m, T, R, P), 2 * lam / P)
+    _close(lemma_18_bound(m, T, D, R, P * (D + R + 1)), 3 * k * lam / (P * (D + R + 1)))
+    _close(lemma_14_factor(m, D, R), 1 - 1 / (3 * m * k))
     _close(leaky_round_bound(m, n, P, D, R), 1 + ln(k * n / ((D + R + 1) * P)) / -ln(1 - 1 / (3 * m * k)))
-    loss, eps = theorem2_bounds(m, n, P, D, R, T)
+    loss, eps = theorem_2_bounds(m, n, P, D, R, T)
     assert (loss.name, eps.name) == ("theorem16", "theorem17") and loss.value == loss_upper_prec(m, n, P, R, T).value
 
 
@@ -98,7 +98,7 @@ def test_lower_bounds_match_the_spec_formulas(T, L, D, R, P):
     _close(loss_lower_dp_D0R0(T, P, sympy.Rational(1, 10)), T / 2 * math.exp(-P / 10))
 
 
-def test_theorem6_floor_is_exact_at_powers():
+def test_theorem_6_floor_is_exact_at_powers():
     """Theorem 6 (spec 3): floor(log_m(n/P)) is computed in integers, exact when n/P is a power of m (where
     float logs can round down), and the R part (1 - 1/m) R wins for large R."""
     for m, k in itertools.product((2, 3, 10), range(1, 12)):
@@ -156,7 +156,7 @@ def test_section4_numbers_recomputed():
     - 0.13 < KL(Bern(3/4) || Bern(1/2)) = 0.1308120 (quoted to 7 digits; tolerance 5e-8);
     - 18 m^2 = 3 * 3m * 2m: eps_upper_sim / (ln T / P) = 18 m^2;
     - the Monte Carlo setting m = 2, T = 200, P = 12, n = 2012 has loss bound 21.2 (quoted to 3 digits)."""
-    kl = theorem15_kl_constant()
+    kl = theorem_15_kl_constant()
     assert abs(float(kl.value) - 0.1308120) < 5e-8 and exact_sign(kl.value - KL_CONSTANT) > 0
     for m in (2, 3, 7):
         assert sympy.simplify(eps_upper_sim(m, 50, 6 * m).value / (sympy.log(50) / (6 * m)) - 18 * m**2) == 0
@@ -168,7 +168,7 @@ def test_section4_numbers_recomputed():
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("T, L, P", [(10, sympy.Rational(1, 3), 4), (1000, 7, 12), (50, 25, 3)])
-def test_theorem7_inverts_lemma8(T, L, P):
+def test_theorem_7_inverts_lemma_8(T, L, P):
     """Spec T20 / S12: (T/2) e^{-P eps_lower} = L exactly, and eps_lower > 0 iff L < T/2."""
     eps = eps_lower_D0R0(T, L, P).value
     assert sympy.simplify(loss_lower_dp_D0R0(T, P, eps).value - L) == 0
@@ -232,10 +232,10 @@ def test_privacy_lemma_checks_can_fail():
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("m, T, R", [(2, 10, 0), (3, 100, 4), (5, 1000, 0)])
-def test_lemma4_equivalence_is_only_an_implication(m, T, R):
+def test_lemma_4_equivalence_is_only_an_implication(m, T, R):
     """Spec A7 (Lemma 4's proof writes "<=>" for the last step): at lambda d = ln 2 and e^{lambda(x'-rho)} = 3/2
     the lemma's inequality holds (4 <= 4) while x' < rho + ln 2 / lambda; the witness rechecks from phi."""
-    witness = lemma4_equivalence_witness(m, T, R)
+    witness = lemma_4_equivalence_witness(m, T, R)
     assert witness.ratio == 4 and witness.bound == 4
     assert witness.refutes and witness.recheck()
 
@@ -286,15 +286,15 @@ BAD_CALLS = [
     (lambda: loss_upper_sim(2, 100, 12, 10, form="printed"), "form"),
     (lambda: loss_upper_prec(2, 100, 12, -1, 10), "R"),
     (lambda: per_round_leak_bound(2, 10, 0, 0), "W"),
-    (lambda: lemma13_bound(1, 10, 0, 12), "m"),
-    (lambda: lemma18_bound(2, 10, 0, 0, 0), "C"),
-    (lambda: lemma14_factor(2, -1), "D"),
+    (lambda: lemma_13_bound(1, 10, 0, 12), "m"),
+    (lambda: lemma_18_bound(2, 10, 0, 0, 0), "C"),
+    (lambda: lemma_14_factor(2, -1), "D"),
     (lambda: leaky_round_bound(2, 10, 12), "n"),
     (lambda: eps_upper_sim(2, 1, 12), "T"),
     (lambda: eps_upper_prec(2, 10, 11, 0, 12), "D"),
     (lambda: eps_upper_prec(2, 10, 0, 0, 12, form=3), "form"),
-    (lambda: theorem2_bounds(2, 100, 12, 0, 0, True), "T"),
-    (lambda: lemma4_equivalence_witness(2, 10, 9), "R"),
+    (lambda: theorem_2_bounds(2, 100, 12, 0, 0, True), "T"),
+    (lambda: lemma_4_equivalence_witness(2, 10, 9), "R"),
     (lambda: uniform_rounds_order_witness(1, 10), "m"),
     (lambda: check_privacy_lemmas("trace", 12), "trace"),
     (lambda: eps_bounds_gap(2, 100, 12, 0, 0, 100, form="printed"), "form"),

@@ -17,25 +17,25 @@ from dpcert.accountant.privact.bounds import (
     expected_noisy_dissimilarity,
     expected_noisy_quality,
     laplace_difference_density,
-    lemma51_expected_loss_bound,
-    lemma51_tail_bound,
-    lemma61_bias_bound,
-    lemma62_variance_bound,
-    lemma63_radius,
-    theorem5_relative_bound,
-    theorem6_bound,
-    theorem6_relative_bound,
+    lemma_5_1_expected_loss_bound,
+    lemma_5_1_tail_bound,
+    lemma_6_1_bias_bound,
+    lemma_6_2_variance_bound,
+    lemma_6_3_radius,
+    theorem_5_relative_bound,
+    theorem_6_bound,
+    theorem_6_relative_bound,
 )
 from dpcert.proofs.claims.privact.checks import (
     TABLE2,
     boltzmann_loss_check,
-    footnote2_check,
-    lemma6_monte_carlo,
-    lemma6_statistics,
+    footnote_2_check,
+    lemma_6_monte_carlo,
+    lemma_6_statistics,
     median_of_means_failure,
     prove_laplace_difference_facts,
-    theorem3_check,
-    theorem6_vacuity_table,
+    theorem_3_check,
+    theorem_6_vacuity_table,
 )
 from dpcert.mechanisms.privact import (
     TABLE1,
@@ -95,7 +95,7 @@ def test_difference_of_laplaces_closed_forms_match_numerical_quadrature(sigma, a
 N, K, SIGMA = 36, 3, 1
 
 
-def lemma6_setup() -> tuple[np.ndarray, object]:
+def lemma_6_setup() -> tuple[np.ndarray, object]:
     """True degree vectors of a 36-user planted graph (20 + 16, p_in 1/2, p_out 1/10) over K = 3 random bins, and
     a uniformly random fixed tree T (fixed seeds)."""
     rng = np.random.default_rng(606)
@@ -129,7 +129,7 @@ def pair_mean_intervals(counts: np.ndarray, pairs: list[tuple[int, int]], sigma:
 def test_per_pair_noisy_dissimilarity_mean_matches_the_closed_form():
     """TC-N3: E‖c̄_i − c̄_j‖_1 = Σ_l [|a_l| + e^{−|a_l|/σ}(3σ+|a_l|)/2] for 4 pairs (false-failure probability
     <= 1e-6 over the 4 intervals). Power: reports with half the noise scale miss the formula for some pair."""
-    counts, _ = lemma6_setup()
+    counts, _ = lemma_6_setup()
     gaps = np.abs(counts[:, None, :] - counts[None, :, :]).sum(axis=2)
     pairs = [(0, 1), (0, 30), (int(np.argmax(gaps) // N), int(np.argmax(gaps) % N)), (5, 6)]
     expected = [float(expected_noisy_dissimilarity(counts[i], counts[j], SIGMA)) for i, j in pairs]
@@ -144,12 +144,12 @@ def test_per_pair_noisy_dissimilarity_mean_matches_the_closed_form():
 def test_lemmas_6_1_to_6_3_hold_for_a_fixed_tree(floor):
     """TC-N4/N5/N6: with and without the floor, 0 <= E g − f <= (3Kσ/2)ρ, Var g <= 4Kσ²ρ², and
     Pr(|g − f| <= P) >= 8/9 are all consistent with 20,000 draws of g(T) (n = 36, K = 3, σ = 1). The three
-    verdicts together fail falsely with probability <= 1e-6 (lemma6_statistics: median of means, a proved fourth-
+    verdicts together fail falsely with probability <= 1e-6 (lemma_6_statistics: median of means, a proved fourth-
     moment bound, an exact binomial test). Spec §6 example at n = 40: bias 2.23ρ <= 4.5ρ, variance 0.19ρ² <= 12ρ²."""
-    counts, tree = lemma6_setup()
-    check = lemma6_monte_carlo(counts, tree, SIGMA, np.random.default_rng(61), floor=floor)
+    counts, tree = lemma_6_setup()
+    check = lemma_6_monte_carlo(counts, tree, SIGMA, np.random.default_rng(61), floor=floor)
     rho = clique_constant(N)
-    assert check.lemma61_holds and check.lemma62_holds and check.lemma63_holds
+    assert check.lemma_6_1_holds and check.lemma_6_2_holds and check.lemma_6_3_holds
     assert check.bias_bound.value == R(9, 2) * rho and check.variance_bound.value == 12 * rho**2
     # the bias is really positive and well inside the bound; the variance is far below it (the lemma is loose)
     assert 0 < check.bias_interval[0] and check.bias_interval[1] < 4.5 * rho
@@ -159,21 +159,21 @@ def test_lemmas_6_1_to_6_3_hold_for_a_fixed_tree(floor):
 
 
 @pytest.mark.statistical
-def test_lemma6_checks_reject_broken_bounds_and_broken_noise():
+def test_lemma_6_checks_reject_broken_bounds_and_broken_noise():
     """Power checks for TC-N4..N6 (same false-failure statement as above):
     - bounds claimed for σ/10 (bias bound and P divided by 10): Lemmas 6.1 and 6.3 are rejected;
     - reports with 16× the noise scale against the σ bounds: Lemma 6.2's variance bound is rejected (the lemma is
       ~60× loose for independent noise, so only a grossly wrong noise scale can be caught);
     - reports with half the noise scale: the exact unfloored mean E g falls outside the interval."""
-    counts, tree = lemma6_setup()
+    counts, tree = lemma_6_setup()
     f = dasgupta_quality(tree, dissimilarity_matrix(counts))
     samples = noisy_quality_samples(counts, tree, SIGMA, 20_000, np.random.default_rng(62))
-    tenth = lemma6_statistics(samples, f, N, K, R(1, 10))
-    assert not tenth.lemma61_holds and not tenth.lemma63_holds
-    loud = lemma6_statistics(noisy_quality_samples(counts, tree, 16, 20_000, np.random.default_rng(63)), f, N, K, SIGMA)
-    assert not loud.lemma62_holds
+    tenth = lemma_6_statistics(samples, f, N, K, R(1, 10))
+    assert not tenth.lemma_6_1_holds and not tenth.lemma_6_3_holds
+    loud = lemma_6_statistics(noisy_quality_samples(counts, tree, 16, 20_000, np.random.default_rng(63)), f, N, K, SIGMA)
+    assert not loud.lemma_6_2_holds
     f_raw = dasgupta_quality(tree, dissimilarity_matrix(counts, floor=None))
-    quiet = lemma6_statistics(noisy_quality_samples(counts, tree, R(1, 2), 20_000, np.random.default_rng(64),
+    quiet = lemma_6_statistics(noisy_quality_samples(counts, tree, R(1, 2), 20_000, np.random.default_rng(64),
                                                     floor=None), f_raw, N, K, SIGMA)
     exact_bias = expected_noisy_quality(counts, tree, SIGMA) - f_raw
     assert not quiet.bias_interval[0] <= exact_bias <= quiet.bias_interval[1]
@@ -190,36 +190,36 @@ def test_median_of_means_failure_is_the_binomial_tail():
 # TC-N7, TC-N8, A6–A8: Lemma 6.3 and Theorem 6 arithmetic
 # ---------------------------------------------------------------------------------------------
 
-def test_lemma_and_theorem6_values():
+def test_lemma_and_theorem_6_values():
     """TC-N7: (3K + 12√K)σ = 105.498, 52.749, 26.375 at K = 7, σ = 1/ε, ε = 0.5, 1, 2; Theorem 6's statement is
     twice Lemma 6.3's P (spec A6); the spec's n = 40, K = 3, σ = 1 example has bias bound 4.5ρ and variance 12ρ²."""
     for eps, printed in ((R(1, 2), 105.498), (1, 52.749), (2, 26.375)):
-        assert abs(float(theorem6_relative_bound(7, 1 / sympy.sympify(eps))) - printed) < 5e-4
+        assert abs(float(theorem_6_relative_bound(7, 1 / sympy.sympify(eps))) - printed) < 5e-4
     n, rho = 40, clique_constant(40)
-    assert theorem6_bound(n, 7, 1).value == 2 * lemma63_radius(n, 7, 1).value == (21 + 12 * sympy.sqrt(7)) * rho
-    assert lemma61_bias_bound(n, 3, 1).value == R(9, 2) * rho and lemma62_variance_bound(n, 3, 1).value == 12 * rho**2
-    bound = theorem6_bound(1843, 7, R(1, 2))
+    assert theorem_6_bound(n, 7, 1).value == 2 * lemma_6_3_radius(n, 7, 1).value == (21 + 12 * sympy.sqrt(7)) * rho
+    assert lemma_6_1_bias_bound(n, 3, 1).value == R(9, 2) * rho and lemma_6_2_variance_bound(n, 3, 1).value == 12 * rho**2
+    bound = theorem_6_bound(1843, 7, R(1, 2))
     assert bound.enclosure[0] <= float(bound.value) <= bound.upper and "heuristic" in bound.note
 
 
-def test_theorem6_bound_is_vacuous_on_the_papers_networks():
+def test_theorem_6_bound_is_vacuous_on_the_papers_networks():
     """A8 / TC-N7: against Table 2's relative utility (a lower estimate of OPT/ρ), the bound exceeds OPT in 8 of 9
     configurations with σ = 1/ε (douban at ε = 2 gives 0.915·OPT) and in all 9 with the experiments' σ = 2/ε;
     K = ⌊ln n⌋ = 7 for all three networks (TC-N8)."""
-    rows = theorem6_vacuity_table()
+    rows = theorem_6_vacuity_table()
     assert {row.K for row in rows} == {7} and [bins_for(TABLE1[name][0]) for name in TABLE2] == [7, 7, 7]
     informative = [(row.network, row.eps) for row in rows if not row.vacuous]
     assert informative == [("douban", 2)]
     douban = next(row for row in rows if not row.vacuous)
     assert abs(float(douban.bound_over_opt) - 0.9148) < 1e-4
-    assert all(row.vacuous for row in theorem6_vacuity_table(sigma_per_eps="edge"))
+    assert all(row.vacuous for row in theorem_6_vacuity_table(sigma_per_eps="edge"))
 
 
 # ---------------------------------------------------------------------------------------------
 # TC-T8: Theorem 3 by exhaustion
 # ---------------------------------------------------------------------------------------------
 
-def test_theorem3_holds_on_every_optimal_tree_by_exhaustion():
+def test_theorem_3_holds_on_every_optimal_tree_by_exhaustion():
     """TC-T8: for random integer S >= 1 (n = 3..7; 120 matrices), every Q_D-maximising tree among all (2n−3)!! has
     θ(child) <= θ(parent) (exact Fractions). Power: the Q_D-minimising trees of the same matrices violate it."""
     rng = np.random.default_rng(33)
@@ -228,7 +228,7 @@ def test_theorem3_holds_on_every_optimal_tree_by_exhaustion():
         n = 3 + trial % 5
         S = np.triu(rng.integers(1, 12, (n, n)), 1)
         S = S + S.T
-        check = theorem3_check(S)
+        check = theorem_3_check(S)
         assert check.holds and check.optimal_trees, (S, check.violations)
         assert check.optimum == max(tree_qualities(S).tolist())
         qualities = tree_qualities(S).tolist()
@@ -270,26 +270,26 @@ def test_boltzmann_bound_needs_its_log_term():
     assert sum(above_one) >= 2
 
 
-def test_clean_lemma51_values_on_the_papers_networks():
+def test_clean_lemma_5_1_values_on_the_papers_networks():
     """Spec §3: (ln N + 1)/ρ is 6.4e-6, 9.3e-6 and 2.8e-6 for lastfm, delicious and douban; the tail bound is e^{−t};
     the relative bound is 1 − 3(ln N + 1)/(n(n²−1)) = 1 − (ln N + 1)/ρ."""
     for name, printed in zip(TABLE2, (6.4e-6, 9.3e-6, 2.8e-6)):
         n = TABLE1[name][0]
-        bound = lemma51_expected_loss_bound(n)
+        bound = lemma_5_1_expected_loss_bound(n)
         relative = float(bound.value) / clique_constant(n)
         assert abs(relative - printed) < 0.05e-6
-        assert abs(1 - float(theorem5_relative_bound(n).value) - relative) < 1e-15
-    assert lemma51_tail_bound(6, 2).value == sympy.exp(-2)
-    assert lemma51_expected_loss_bound(5).value == sympy.log(105) + 1
+        assert abs(1 - float(theorem_5_relative_bound(n).value) - relative) < 1e-15
+    assert lemma_5_1_tail_bound(6, 2).value == sympy.exp(-2)
+    assert lemma_5_1_expected_loss_bound(5).value == sympy.log(105) + 1
 
 
 # ---------------------------------------------------------------------------------------------
 # TC-P8: footnote 2
 # ---------------------------------------------------------------------------------------------
 
-def test_footnote2_matches_one_minus_exp_not_the_posterior():
+def test_footnote_2_matches_one_minus_exp_not_the_posterior():
     """TC-P8 / A12: e²/(1+e²) = 0.880797 does not round to the printed 0.86; 1 − e^{−2} = 0.864665 does."""
-    check = footnote2_check()
+    check = footnote_2_check()
     assert abs(float(check.posterior) - 0.880797) < 1e-6 and abs(float(check.one_minus_exp) - 0.864665) < 1e-6
     assert not check.posterior_matches and check.one_minus_exp_matches
-    assert footnote2_check(2, "0.88").posterior_matches
+    assert footnote_2_check(2, "0.88").posterior_matches

@@ -32,11 +32,11 @@ def test_ldp_mutual_information_json_shape_and_reference_values(capsys):
     assert results["lemma6"]["value"] == "1/2"
 
 
-def test_theorem14_is_invalid_above_ln2_with_a_reason(capsys):
+def test_theorem_14_is_invalid_above_ln2_with_a_reason(capsys):
     code, out, _ = run(capsys, "bound", "ldp-mutual-information", "--param", "N=100", "--param", "w=2",
                        "--param", "eps=1", "--json")
-    theorem14 = next(r for r in json.loads(out)["results"] if r["name"] == "theorem14")
-    assert code == 0 and theorem14["valid"] is False and "ln 2" in theorem14["note"]
+    theorem_14 = next(r for r in json.loads(out)["results"] if r["name"] == "theorem14")
+    assert code == 0 and theorem_14["valid"] is False and "ln 2" in theorem_14["note"]
 
 
 def test_fano_thresholds_and_method_filter(capsys):

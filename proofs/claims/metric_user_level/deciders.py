@@ -20,7 +20,7 @@ import sympy
 from dpcert.accountant import hockey_stick_divergence, imola_theorem_4_4
 from dpcert.accountant.metric_user_level import (
     bernstein_constant_facts,
-    fact51_counterexample,
+    fact_5_1_counterexample,
     lemma_b1_check,
     lemma_b1_concavity,
     lemma_b3_check,
@@ -48,9 +48,9 @@ GKRR = {"alpha0": 1, "s": 2, "t": 3, "r": "1/4"}
 ITEMWISE = PrivEMDItemWise(GeneralizedKRR(1, 2, 2, _Q(1, 4)), 2)
 
 
-def fact51(form: str, eps: sympy.Expr, delta: sympy.Expr) -> tuple[Verdict, str]:
-    """The printed delta term against the explicit chain of Lemma A.2 (dpcert.accountant.fact51_counterexample)."""
-    witness = fact51_counterexample(eps, delta)
+def fact_5_1(form: str, eps: sympy.Expr, delta: sympy.Expr) -> tuple[Verdict, str]:
+    """The printed delta term against the explicit chain of Lemma A.2 (dpcert.accountant.fact_5_1_counterexample)."""
+    witness = fact_5_1_counterexample(eps, delta)
     if witness.refutes(form):
         steps = ", ".join(f"({float(a):.4g}, {float(b):.4g})" for a, b in witness.adjacent)
         return _R, (f"witness chain P0, P1, P2 at eps = {eps}, delta = {delta}: adjacent divergences {steps} are all "
@@ -76,7 +76,7 @@ def lemma_a2() -> tuple[Verdict, str]:
             if exact_sign(right - left) < 0:
                 return _R, f"witness P = {P}, Q = {Q}, R = {R}, a = {a}, b = {b}: {left} > {right}"
             cases += 1
-    chains = [fact51_counterexample(eps, delta, k) for eps, delta, k in ((2, _Q(1, 100), 2), (_Q(1, 10), _Q(1, 1000), 5))]
+    chains = [fact_5_1_counterexample(eps, delta, k) for eps, delta, k in ((2, _Q(1, 100), 2), (_Q(1, 10), _Q(1, 1000), 5))]
     if not all(c.is_chain and c.attains_chain_bound for c in chains):
         return _R, "the explicit chain is not a valid chain or does not attain the Lemma A.2 bound"
     return _C, (f"Lemma A.2 holds exactly on {cases} random triples (supports of 2-5 outputs, a, b in [0, 3/2]); the "

@@ -22,9 +22,9 @@ from dpcert.accountant.online_recommendation.bounds import (
     eps_upper_prec,
     eps_upper_sim,
     leaky_round_bound,
-    lemma14_factor,
+    lemma_14_factor,
     prec_lambda,
-    theorem15_kl_constant,
+    theorem_15_kl_constant,
 )
 from dpcert.accountant.symbolic_facts import SymbolicFact, nonnegative_everywhere
 from dpcert.mechanisms.online_recommendation.likelihood import PrivacyLossTrace
@@ -35,7 +35,7 @@ __all__ = [
     "TraceLemmaCheck",
     "UniformRoundsWitness",
     "check_privacy_lemmas",
-    "lemma4_equivalence_witness",
+    "lemma_4_equivalence_witness",
     "online_recommendation_facts",
     "uniform_rounds_order_witness",
 ]
@@ -110,7 +110,7 @@ def check_privacy_lemmas(trace: PrivacyLossTrace, P: object) -> tuple[TraceLemma
     ]
     sim = D == R == 0
     state = trace.survivors if sim else trace.credit
-    factor = float(lemma14_factor(m, D, R).value)
+    factor = float(lemma_14_factor(m, D, R).value)
     shrink = np.zeros(losses.shape)
     shrink[:, :-1] = state[:, 1:] / (factor * state[:, :-1])
     leaky = trace.leaky.copy()
@@ -171,7 +171,7 @@ class Lemma4Witness:
                 and exact_sign(self.x_prime - self.rho) > 0 and self.refutes)
 
 
-def lemma4_equivalence_witness(m: object, T: object, R: object = 0) -> Lemma4Witness:
+def lemma_4_equivalence_witness(m: object, T: object, R: object = 0) -> Lemma4Witness:
     """The A7 witness for p-REC's lambda = 2m ln(T/(R+1)) and rho = 1/(2m); see :class:`Lemma4Witness`.
 
     References: 001_8845c8f909738498.txt, Lemma 4 (proof); spec A7.
@@ -280,7 +280,7 @@ def online_recommendation_facts() -> tuple[SymbolicFact, ...]:
                 "T = R + 1 + u, u >= 0")
     identity("S12: (T/2) e^{-P eps} = L at eps = ln(T/(2L))/P (Lemma 8 <=> Theorem 7)", "Theorem 7",
              (T / 2) * sympy.exp(-P * sympy.log(T / (2 * d)) / P) - d)
-    kl = theorem15_kl_constant()
+    kl = theorem_15_kl_constant()
     facts.append(SymbolicFact("S10: KL(Bern(3/4) || Bern(1/2)) > 0.13", _source("Theorem 15"),
                               exact_sign(kl.value - KL_CONSTANT) > 0, f"KL = {kl.value} = {float(kl.value):.7f}"))
     identity("S11: exp(-(D+R)/6) <= 1/T iff D + R >= 6 ln T: at D + R = 6 ln(T w), 1 - T e^{-(D+R)/6} = (w-1)/w",

@@ -12,14 +12,14 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from dpcert.accountant.online_recommendation import eps_lower_D0R0, eps_upper_prec, eps_upper_sim, theorem15_kl_constant
+from dpcert.accountant.online_recommendation import eps_lower_D0R0, eps_upper_prec, eps_upper_sim, theorem_15_kl_constant
 from dpcert.mechanisms.online_recommendation import (
     PREC,
     Instance,
     PRECParameters,
     PRECSim,
     PRECTranscript,
-    lemma8_chain,
+    lemma_8_chain,
     per_round_leakage,
     planted_pair,
 )
@@ -27,7 +27,7 @@ from dpcert.mechanisms.parameters import exact_sign
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import facts_outcome
 from dpcert.proofs.claims.online_recommendation.checks import (
-    lemma4_equivalence_witness,
+    lemma_4_equivalence_witness,
     online_recommendation_facts,
     uniform_rounds_order_witness,
 )
@@ -37,13 +37,13 @@ from dpcert.proofs.guarantees import PureDP
 _P, _C, _R = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED
 
 
-def theorem11_pair() -> tuple[PRECTranscript, PureDP]:
+def theorem_11_pair() -> tuple[PRECTranscript, PureDP]:
     """A hostile planted pair for p-REC_sim (m = 2, T = 5, 12 peers) and Theorem 11's eps at its peer count."""
     mechanism = planted_pair(PRECSim(2, 5), P=12, others=9, hostile=True, rng=np.random.default_rng(0))
     return mechanism, PureDP(eps_upper_sim(2, 5, mechanism.min_peers()).value)
 
 
-def theorem17_pair() -> tuple[PRECTranscript, PureDP]:
+def theorem_17_pair() -> tuple[PRECTranscript, PureDP]:
     """A planted pair for p-REC with D = 2 diverse rounds (m = 2, T = 6) and Theorem 17's printed eps."""
     mechanism = planted_pair(PREC(2, 6, 2, 0), P=12, others=4, rng=np.random.default_rng(1))
     return mechanism, PureDP(eps_upper_prec(2, 6, 2, 0, mechanism.min_peers(), form="paper").value)
@@ -56,10 +56,10 @@ def without_uniform_rounds() -> tuple[PRECTranscript, PureDP]:
     return mechanism, PureDP(eps_upper_sim(2, 3, mechanism.min_peers()).value)
 
 
-def theorem7() -> tuple[Verdict, str]:
+def theorem_7() -> tuple[Verdict, str]:
     """Lemma 8's chain: the exact eps of p-REC_sim on it is at least ln(T/(2L))/P with L its worst expected loss."""
     T, P = 4, 12
-    chain = lemma8_chain(T, P)
+    chain = lemma_8_chain(T, P)
     mechanism = PRECTranscript(PRECSim(2, T), chain.instances, chain.profiles)
     eps = tightest_epsilon(mechanism).epsilon
     loss = T * max(mechanism.round_marginal(chain.endpoints[0], 0, {1}), mechanism.round_marginal(chain.endpoints[1], 0, {0}))
@@ -75,9 +75,9 @@ def lemmas12_13() -> tuple[Verdict, str]:
     for m, T, R in ((2, 3, 0), (2, 1000, 0), (3, 10, 1), (4, 50, 0)):
         for W in range(6 * m, 6 * m + 9):
             leak = per_round_leakage(PRECParameters(m, T, 0, R), W)
-            if leak.lemma12_ratio > 1 or leak.lemma13_ratio > 1:
-                return _R, f"witness m = {m}, T = {T}, R = {R}, W = {W}: ratios {leak.lemma12_ratio}, {leak.lemma13_ratio}"
-            worst12, worst13, cases = max(worst12, float(leak.lemma12_ratio)), max(worst13, float(leak.lemma13_ratio)), cases + 1
+            if leak.lemma_12_ratio > 1 or leak.lemma_13_ratio > 1:
+                return _R, f"witness m = {m}, T = {T}, R = {R}, W = {W}: ratios {leak.lemma_12_ratio}, {leak.lemma_13_ratio}"
+            worst12, worst13, cases = max(worst12, float(leak.lemma_12_ratio)), max(worst13, float(leak.lemma_13_ratio)), cases + 1
     return _C, (f"over every pair of adjacent vote-count vectors, {cases} (m, T, R, W) cases with W >= 6m: the per-round "
                 f"leakage is at most 3 lambda/W (largest ratio {worst12:.3f}) and the phi-sum log-ratio at most "
                 f"2 lambda/W (largest ratio {worst13:.3f})")
@@ -88,14 +88,14 @@ def facts() -> tuple[Verdict, str]:
 
 
 def kl_constant() -> tuple[Verdict, str]:
-    result = theorem15_kl_constant()
+    result = theorem_15_kl_constant()
     if exact_sign(result.value - sympy.Rational(13, 100)) > 0:
         return _P, f"KL(Bern(3/4) || Bern(1/2)) = {result.value} = {float(result.value):.7f} > 0.13 (decided exactly)"
     return _R, f"witness KL = {result.value} <= 0.13"
 
 
-def lemma4() -> tuple[Verdict, str]:
-    w = lemma4_equivalence_witness(2, 10)
+def lemma_4() -> tuple[Verdict, str]:
+    w = lemma_4_equivalence_witness(2, 10)
     if w.refutes and w.recheck():
         return _R, (f"witness lambda = {w.lam}, rho = {w.rho}, x' = {w.x_prime}: phi(x)/phi(x') = {w.ratio} <= "
                     f"e^(2 lambda d) = {w.bound}, yet x' < rho + ln 2/lambda = {w.threshold}; the step holds as "

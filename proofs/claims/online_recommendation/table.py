@@ -8,11 +8,11 @@ from dpcert.proofs.claim import Claim, computed_claim, deferred_instance_claim
 from dpcert.proofs.claims.online_recommendation.deciders import (
     facts,
     kl_constant,
-    lemma4,
+    lemma_4,
     lemmas12_13,
-    theorem11_pair,
-    theorem17_pair,
-    theorem7,
+    theorem_11_pair,
+    theorem_17_pair,
+    theorem_7,
     uniform_rounds,
     without_uniform_rounds,
 )
@@ -28,15 +28,15 @@ def _source(where: str) -> str:
 CLAIMS: tuple[Claim, ...] = (
     deferred_instance_claim("thm11-prec-sim-privacy", _source("Theorem 11"),
                             "p-REC_sim's transcript (m = 2, T = 5) is eps-DP at Theorem 11's eps = 18 m^2 ln(T)/P for a "
-                            "hostile planted voter set with P = 12 peers (Definition 1)", theorem11_pair, _P),
+                            "hostile planted voter set with P = 12 peers (Definition 1)", theorem_11_pair, _P),
     deferred_instance_claim("thm17-prec-privacy", _source("Theorem 17"),
                             "p-REC's transcript (m = 2, T = 6, D = 2, R = 0) is eps-DP at Theorem 17's printed eps "
-                            "36 m^2 (2D + 2R + 1) ln(T/(R+1))/P (Definition 1)", theorem17_pair, _P),
+                            "36 m^2 (2D + 2R + 1) ln(T/(R+1))/P (Definition 1)", theorem_17_pair, _P),
     deferred_instance_claim("prec-without-uniform-rounds", "dpcert negative control (p-REC_sim with gamma = 0)",
                             "p-REC_sim without its uniform rounds (gamma = 0) is eps-DP at Theorem 11's eps",
                             without_uniform_rounds, _R),
     computed_claim("thm7-lower-bound", _source("Theorem 7 (Lemma 8)"),
-                   "an eps-DP recommender with worst expected loss L needs eps >= ln(T/(2L))/P", _C, theorem7),
+                   "an eps-DP recommender with worst expected loss L needs eps >= ln(T/(2L))/P", _C, theorem_7),
     computed_claim("lemmas12-13-per-round-leakage", _source("Lemmas 12 and 13"),
                    "with W >= 6m survivors a round leaks at most 3 lambda/W (Lemma 13: phi sums within 2 lambda/W)", _C,
                    lemmas12_13),
@@ -45,7 +45,7 @@ CLAIMS: tuple[Claim, ...] = (
     computed_claim("thm15-kl-constant", _source("Theorem 15"), "KL(Bern(3/4) || Bern(1/2)) >= 0.13", _P, kl_constant,
                    method="symbolic"),
     computed_claim("lemma4-equivalence", _source("Lemma 4 (proof)"),
-                   "phi(x)/phi(x') <= e^(2 lambda d) is equivalent to x' >= rho + ln 2/lambda", _R, lemma4),
+                   "phi(x)/phi(x') <= e^(2 lambda d) is equivalent to x' >= rho + ln 2/lambda", _R, lemma_4),
     computed_claim("thm16-uniform-rounds-order", _source("Theorem 16 (proof)"),
                    "the uniform rounds' loss gamma T is O(R)", _R, uniform_rounds),
 )

@@ -19,14 +19,14 @@ from dpcert.accountant import mutual_information, posterior_prior_ratios
 from dpcert.accountant.price_of_privacy import (
     appendix_a_chernoff_check,
     binomial_ratio,
-    lemma12_sandwich,
-    lemma9_rhs,
+    lemma_12_sandwich,
+    lemma_9_rhs,
     records,
     sketch_information,
-    theorem10_bound,
-    theorem13_bound,
-    theorem14_bound,
-    theorem7_paper_witness,
+    theorem_10_bound,
+    theorem_13_bound,
+    theorem_14_bound,
+    theorem_7_paper_witness,
 )
 from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.parameters import exact_sign
@@ -57,11 +57,11 @@ def _random_private_channel(N: int, w: int, seed: int) -> list[list[Fraction]]:
     return [[1 - a, a] for a in (Fraction(rng.randint(24, 36), 60) for _ in records(N, w))]
 
 
-def lemma9_in_nats() -> tuple[Verdict, str]:
+def lemma_9_in_nats() -> tuple[Verdict, str]:
     worst = 0.0
     for (N, w), seed in itertools.product(_CASES, _SEEDS):
         channel = _random_channel(N, w, seed)
-        information, rhs = sketch_information(channel, N, w), lemma9_rhs(channel, N, w)
+        information, rhs = sketch_information(channel, N, w), lemma_9_rhs(channel, N, w)
         if exact_sign(sympy.sympify(rhs) - information) < 0:
             return _R, f"I(Z;S) = {information} > RHS = {rhs} at N={N}, w={w}, seed {seed}"
         worst = max(worst, float(information) / float(rhs))
@@ -69,20 +69,20 @@ def lemma9_in_nats() -> tuple[Verdict, str]:
                 f"(N, w) in {list(_CASES)}, by exact enumeration; largest ratio {worst:.3f}")
 
 
-def lemma9_in_bits() -> tuple[Verdict, str]:
+def lemma_9_in_bits() -> tuple[Verdict, str]:
     """Spec section 9 E1: N = w = 2, Z uniform on {0,1}^2, S uniform over the three states other than Z."""
     N = w = 2
     states = list(itertools.product((0, 1), repeat=2))
     channel = [[Fraction(0) if s == z else Fraction(1, 3) for s in states] for _, z in records(N, w)]
     bits = sketch_information(channel, N, w, units="bits")
-    rhs = lemma9_rhs(channel, N, w)
+    rhs = lemma_9_rhs(channel, N, w)
     verdict = _R if exact_sign(bits - sympy.sympify(rhs)) > 0 else _C
     return verdict, (f"witness N = w = 2, S uniform over the 3 values != Z: I(Z;S) = {sympy.nsimplify(bits)} "
                      f"= {float(bits):.4f} bits > RHS = {rhs}; the bound holds in nats "
                      f"({float(sketch_information(channel, N, w)):.4f} <= {float(rhs):.4f})")
 
 
-def lemma6() -> tuple[Verdict, str]:
+def lemma_6() -> tuple[Verdict, str]:
     """Bit release with a uniform input, I = ln 2 - h(e^eps / (1 + e^eps)) <= eps, at several eps exactly."""
     checked = []
     for eps in (sympy.Rational(1, 10), sympy.Integer(1), sympy.Integer(5)):
@@ -100,7 +100,7 @@ def lemma6() -> tuple[Verdict, str]:
                 f"{len(_CASES) * len(_SEEDS)} random log(3/2)-LDP sketches")
 
 
-def lemma11() -> tuple[Verdict, str]:
+def lemma_11() -> tuple[Verdict, str]:
     lo, hi = 1 / _T, _T
     count = 0
     for seed in _SEEDS:
@@ -116,7 +116,7 @@ def lemma11() -> tuple[Verdict, str]:
     return _C, f"{count} posterior/prior ratios of random log(3/2)-LDP channels and priors all in [2/3, 3/2]"
 
 
-def theorem7_corrected() -> tuple[Verdict, str]:
+def theorem_7_corrected() -> tuple[Verdict, str]:
     """At U = ((1 - p) N - 1) / (eps log2 e), Fano's bound 1 - (U eps log2 e + 1)/N equals p, symbolically."""
     N, eps, p = sympy.symbols("N eps p", positive=True)
     log2e = 1 / sympy.log(2)
@@ -127,8 +127,8 @@ def theorem7_corrected() -> tuple[Verdict, str]:
                      f"1 - (U eps log2 e + 1)/N - p_max simplifies to {identity}, so fewer users leave error > p_max")
 
 
-def theorem7_printed() -> tuple[Verdict, str]:
-    witness = theorem7_paper_witness(10000, sympy.Rational(1, 2))
+def theorem_7_printed() -> tuple[Verdict, str]:
+    witness = theorem_7_paper_witness(10000, sympy.Rational(1, 2))
     verdict = Verdict.PROOF_GAP if witness.refutes and witness.recheck() else _C
     return verdict, (f"not proved by Fano: witness N = 10^4, eps = 1/2: at U = {witness.users} < N/(eps log2 e) = "
                      f"{float(witness.threshold):.1f}, Fano's bound is {witness.fano_bound} <= 1/2, so the proof's "
@@ -136,7 +136,7 @@ def theorem7_printed() -> tuple[Verdict, str]:
                      "not refuted (no learner beating it is known)")
 
 
-def theorem10() -> tuple[Verdict, str]:
+def theorem_10() -> tuple[Verdict, str]:
     count = 0
     for N in (2, 3, 4):
         cells = [(i, z) for i in range(N) for z in (0, 1)]
@@ -146,25 +146,25 @@ def theorem10() -> tuple[Verdict, str]:
                 channel = [[Fraction(0), Fraction(1)] if (items[0], labels[0]) in members else
                            [Fraction(1), Fraction(0)] for items, labels in records(N, 1)]
                 information = sketch_information(channel, N, 1)
-                bound = theorem10_bound(A, N)
+                bound = theorem_10_bound(A, N)
                 if exact_sign(bound - information) < 0 or bound > sympy.Rational(1, N):
                     return _R, f"N={N}, A={A}: I = {information}, bound {bound}, 1/N = {sympy.Rational(1, N)}"
                 count += 1
     return _C, f"I(Z; 1_A(I,Z)) <= (|C1|/2N)(1/|A| + 1/(2N-|A|)) <= 1/N for all {count} sets A, N = 2..4, exactly"
 
 
-def decide_lemma12_sandwich() -> tuple[Verdict, str]:
+def decide_lemma_12_sandwich() -> tuple[Verdict, str]:
     count = 0
     for N in range(2, 61):
         for w in range(1, N // 2 + 1):
-            lower, ratio, upper = lemma12_sandwich(N, w)
+            lower, ratio, upper = lemma_12_sandwich(N, w)
             if not lower <= ratio <= upper:
                 return _R, f"N={N}, w={w}: {lower} <= {ratio} <= {upper} fails"
             count += 1
     return _C, f"(1 - w/(N-w+1))^w <= C(N-w,w)/C(N,w) <= (1 - w/N)^w exactly for all {count} (N, w), N <= 60, w <= N/2"
 
 
-def lemma12_theta() -> tuple[Verdict, str]:
+def lemma_12_theta() -> tuple[Verdict, str]:
     N, w = 1000, 1
     difference = abs(binomial_ratio(N, w) - (1 - sympy.Rational(w**2, N)))
     verdict = _R if difference == 0 else _C
@@ -174,10 +174,10 @@ def lemma12_theta() -> tuple[Verdict, str]:
 
 def private_sketch_bound(which: str) -> tuple[Verdict, str]:
     eps = sympy.log(_T)
-    bound_of = {"theorem13": theorem13_bound, "theorem14": theorem14_bound}[which]
+    bound_of = {"theorem13": theorem_13_bound, "theorem14": theorem_14_bound}[which]
     slack = []
     for (N, w), seed in itertools.product(_CASES, _SEEDS):
-        rhs = sympy.sympify(lemma9_rhs(_random_private_channel(N, w, seed), N, w))
+        rhs = sympy.sympify(lemma_9_rhs(_random_private_channel(N, w, seed), N, w))
         bound = bound_of(N, w, eps)
         if exact_sign(bound.lower_value - rhs) < 0:
             return _R, f"N={N}, w={w}, seed {seed}: Lemma 9 RHS {float(rhs):.4g} > {which} {bound.display()}"
@@ -186,7 +186,7 @@ def private_sketch_bound(which: str) -> tuple[Verdict, str]:
                 f"{list(_CASES)}, exactly; largest RHS/bound {max(slack):.3g}")
 
 
-def theorem16_eps_hat() -> tuple[Verdict, str]:
+def theorem_16_eps_hat() -> tuple[Verdict, str]:
     eps = sympy.Rational(101, 100)
     Q = sympy.ceiling(eps)
     value = eps_hat(eps / Q)
@@ -204,7 +204,7 @@ def appendix_a_chernoff() -> tuple[Verdict, str]:
                      f"needs delta <= 1, here delta = {check.chernoff_delta} (spec E4)")
 
 
-def theorem15_gap() -> tuple[Verdict, str]:
+def theorem_15_gap() -> tuple[Verdict, str]:
     """|Bbar_1 - Bbar_2| from the exact expected scores against the paper's printed U eps_hat (c - c^2/w) delta/N."""
     alpha, beta, b = (1,), (sympy.Rational(1, 2),) * 2, ((sympy.Rational(1, 5), sympy.Rational(4, 5)),)
     N, w, theta, eps, U = 200, 10, 1, 1, 40000
@@ -235,7 +235,7 @@ def _random_bit_sums(seed: int, per_size: int):
             yield N, f, values, sum(values, Fraction(0)) / len(values)
 
 
-def lemma32() -> tuple[Verdict, str]:
+def lemma_32() -> tuple[Verdict, str]:
     """E0 exp(nu (F - Fbar)^2) <= 1 + 4 nu sigma^2 / (1 - 2 nu sigma^2) for F = sum_i f_i(Z_i), Z_i fair bits.
 
     Each case enumerates all 2^N values of Z exactly (rational F), evaluates both sides at 40 digits with
@@ -260,7 +260,7 @@ def lemma32() -> tuple[Verdict, str]:
                 f"largest left/right {worst:.3f}")
 
 
-def lemma28_vertices() -> tuple[Verdict, str]:
+def lemma_28_vertices() -> tuple[Verdict, str]:
     """Vertices of {p : sum p = 1, p D in [1 - eps', 1 + eps']} by brute-force enumeration.
 
     A vertex of the (D-1)-dimensional polytope has D - 1 coordinates at a bound of the box; the last is fixed
@@ -289,7 +289,7 @@ def lemma28_vertices() -> tuple[Verdict, str]:
                 "choice of D - 1 active box constraints)")
 
 
-def lemma29_variance() -> tuple[Verdict, str]:
+def lemma_29_variance() -> tuple[Verdict, str]:
     """sup{E_p (F - Fbar)^2 : KL(p || p0) <= delta} <= sigma^2 max(20, 10 delta), F = sum_i f_i(Z_i).
 
     The supremum of a linear functional under a KL ball is attained by the exponential tilt
@@ -339,7 +339,7 @@ def _tilted_supremum(g: list, delta) -> object:
     return tilt(hi)[1]
 
 
-def theorem17_null_variance() -> tuple[Verdict, str]:
+def theorem_17_null_variance() -> tuple[Verdict, str]:
     """Var^0[F] <= 2 eps'^2 N for F = sum_i f_i(Z_i), f_i(z) in [e^-eps, e^eps], Z_i fair bits, eps' = e^eps - 1.
 
     Var^0[F] = sum_i (f_i(0) - f_i(1))^2 / 4 <= N ((t - 1/t)/2)^2 with t = e^eps, attained at

@@ -26,12 +26,12 @@ from dpcert.accountant.privact.bounds import (
     clique_quality,
     expected_abs_shifted_difference,
     laplace_difference_density,
-    lemma51_expected_loss_bound,
-    lemma61_bias_bound,
-    lemma62_variance_bound,
-    lemma63_radius,
-    theorem5_relative_bound,
-    theorem6_relative_bound,
+    lemma_5_1_expected_loss_bound,
+    lemma_6_1_bias_bound,
+    lemma_6_2_variance_bound,
+    lemma_6_3_radius,
+    theorem_5_relative_bound,
+    theorem_6_relative_bound,
     validate_n_k_sigma,
 )
 from dpcert.accountant.bound_result import BoundResult
@@ -61,13 +61,13 @@ __all__ = [
     "Theorem3Check",
     "Theorem6Row",
     "boltzmann_loss_check",
-    "footnote2_check",
-    "lemma6_monte_carlo",
-    "lemma6_statistics",
+    "footnote_2_check",
+    "lemma_6_monte_carlo",
+    "lemma_6_statistics",
     "median_of_means_failure",
     "prove_laplace_difference_facts",
-    "theorem3_check",
-    "theorem6_vacuity_table",
+    "theorem_3_check",
+    "theorem_6_vacuity_table",
 ]
 
 
@@ -104,7 +104,7 @@ class Theorem6Row:
     vacuous: bool
 
 
-def theorem6_vacuity_table(*, sigma_per_eps: str = "user") -> list[Theorem6Row]:
+def theorem_6_vacuity_table(*, sigma_per_eps: str = "user") -> list[Theorem6Row]:
     """Theorem 6's bound against OPT for the three networks at ε ∈ {0.5, 1, 2} (spec A8, TC-N7).
 
     ``sigma_per_eps="user"``: σ = 1/ε (the theorems); ``"edge"``: σ = 2/ε (the experiments' ε is per edge).
@@ -122,7 +122,7 @@ def theorem6_vacuity_table(*, sigma_per_eps: str = "user") -> list[Theorem6Row]:
         for eps_text in losses:
             eps = to_exact("eps", eps_text)
             sigma = factor / eps
-            bound = theorem6_relative_bound(K, sigma)
+            bound = theorem_6_relative_bound(K, sigma)
             opt = to_exact("opt_over_rho", relative)
             ratio = bound / opt
             rows.append(Theorem6Row(network, n, K, eps, sigma, bound, opt, ratio, exact_sign(ratio - 1) >= 0))
@@ -204,11 +204,11 @@ def boltzmann_loss_check(S: object) -> BoltzmannLossCheck:
     opt_iv = _interval(iv, opt)
     quality_ratio = (opt_iv - expected) / opt_iv
     off = ~np.eye(n, dtype=bool)
-    relative = theorem5_relative_bound(n) if all(v >= 1 for v in S[off].tolist()) else None
+    relative = theorem_5_relative_bound(n) if all(v >= 1 for v in S[off].tolist()) else None
     holds = bool(expected.b <= bound.a and worst.b <= 1)
     if relative is not None:
         holds = holds and bool(quality_ratio.a >= iv.mpf(relative.enclosure[1]))  # the bound's value, rounded up
-    return BoltzmannLossCheck(n, count, opt, iv_to_floats(expected), lemma51_expected_loss_bound(n),
+    return BoltzmannLossCheck(n, count, opt, iv_to_floats(expected), lemma_5_1_expected_loss_bound(n),
                               iv_to_floats(worst)[1] if worst.b > 0 else 0.0, iv_to_floats(quality_ratio),
                               relative, holds)
 
@@ -233,7 +233,7 @@ class Theorem3Check:
         return not self.violations
 
 
-def theorem3_check(S: object) -> Theorem3Check:
+def theorem_3_check(S: object) -> Theorem3Check:
     """Theorem 3 by exhaustion: every Q_D-maximising tree has θ(child) ≤ θ(parent) everywhere.
 
     Why it holds: if θ(λ1) > θ(parent(λ1)) then one of the two local swaps at λ1 strictly increases Q_D
@@ -348,7 +348,7 @@ class Lemma6MonteCarlo:
     false_failure: float
 
     @property
-    def lemma61_holds(self) -> bool:
+    def lemma_6_1_holds(self) -> bool:
         """The bias interval meets [0, (3Kσ/2)ρ]."""
         return self.bias_interval[1] >= 0 and self.bias_interval[0] <= self.bias_bound.upper
 
@@ -358,12 +358,12 @@ class Lemma6MonteCarlo:
         return self.variance_estimate - self.variance_radius
 
     @property
-    def lemma62_holds(self) -> bool:
+    def lemma_6_2_holds(self) -> bool:
         """Var g ≤ 4Kσ²ρ² is not refuted: the lower confidence bound does not exceed it."""
         return self.variance_lower <= self.variance_bound.upper
 
     @property
-    def lemma63_holds(self) -> bool:
+    def lemma_6_3_holds(self) -> bool:
         """Coverage ≥ 8/9 is not rejected at level false_failure/3."""
         return self.coverage_p_value > self.false_failure / 3
 
@@ -375,9 +375,9 @@ def _blocks_for(false_failure: float) -> int:
     return blocks
 
 
-def lemma6_statistics(samples: np.ndarray, f: object, n: object, K: object, sigma: object, *,
+def lemma_6_statistics(samples: np.ndarray, f: object, n: object, K: object, sigma: object, *,
                       false_failure: float = 1e-6) -> Lemma6MonteCarlo:
-    """Decide Lemmas 6.1–6.3 from draws of g(T) (the check; :func:`lemma6_monte_carlo` draws them).
+    """Decide Lemmas 6.1–6.3 from draws of g(T) (the check; :func:`lemma_6_monte_carlo` draws them).
 
     - Lemma 6.1: median of means over B blocks of m draws; a block mean is off by more than 2√(V/m) with
       probability ≤ 1/4 by Chebyshev, V = 4Kσ²ρ² ≥ Var g (Lemma 6.2, proved by Cauchy–Schwarz); B is the
@@ -398,20 +398,20 @@ def lemma6_statistics(samples: np.ndarray, f: object, n: object, K: object, sigm
     grid = values[: blocks * per_block].reshape(blocks, per_block)
     f_value = float(to_exact("f", f))
     rho, scale = float(clique_quality(n)), float(sigma)
-    variance = lemma62_variance_bound(n, K, sigma)
+    variance = lemma_6_2_variance_bound(n, K, sigma)
     mean_radius = 2 * math.sqrt(variance.upper / per_block)
     centre = float(np.median(grid.mean(axis=1))) - f_value
     fourth_root = rho * scale * ((2 * K * (2 * K + 1) * (2 * K + 2) * (2 * K + 3)) ** 0.25 + 1.5 * K)
     variance_radius = 2 * math.sqrt(fourth_root**4 / per_block)
-    radius = lemma63_radius(n, K, sigma)
+    radius = lemma_6_3_radius(n, K, sigma)
     covered = int(np.count_nonzero(np.abs(values - f_value) <= radius.upper))
     p_value = float(scipy.stats.binom.cdf(covered, values.size, 8 / 9))
     return Lemma6MonteCarlo(f_value, int(values.size), (centre - mean_radius, centre + mean_radius),
-                            lemma61_bias_bound(n, K, sigma), float(np.median(grid.var(axis=1, ddof=1))),
+                            lemma_6_1_bias_bound(n, K, sigma), float(np.median(grid.var(axis=1, ddof=1))),
                             variance_radius, variance, radius, covered, p_value, false_failure)
 
 
-def lemma6_monte_carlo(counts: np.ndarray, tree: ClusterTree, sigma: object, rng: np.random.Generator, *,
+def lemma_6_monte_carlo(counts: np.ndarray, tree: ClusterTree, sigma: object, rng: np.random.Generator, *,
                        draws: int = 20_000, floor: object = 1, false_failure: float = 1e-6) -> Lemma6MonteCarlo:
     """Draw g(T) ``draws`` times for true degree vectors ``counts`` and check Lemmas 6.1–6.3.
 
@@ -422,7 +422,7 @@ def lemma6_monte_carlo(counts: np.ndarray, tree: ClusterTree, sigma: object, rng
 
     samples = noisy_quality_samples(counts, tree, sigma, draws, rng, floor=floor)
     f = dasgupta_quality(tree, dissimilarity_matrix(np.asarray(counts), floor=floor))
-    return lemma6_statistics(samples, f, tree.n, counts.shape[1], sigma, false_failure=false_failure)
+    return lemma_6_statistics(samples, f, tree.n, counts.shape[1], sigma, false_failure=false_failure)
 
 
 @dataclass(frozen=True)
@@ -446,7 +446,7 @@ class Footnote2Check:
     one_minus_exp_matches: bool
 
 
-def footnote2_check(eps: object = 2, printed: object = "0.86") -> Footnote2Check:
+def footnote_2_check(eps: object = 2, printed: object = "0.86") -> Footnote2Check:
     """Recompute footnote 2 (spec A12, TC-P8): which formula gives the printed percentage, decided exactly."""
 
     eps = require_positive("eps", eps)

@@ -31,11 +31,11 @@ from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import facts_outcome
 from dpcert.proofs.claims.privact.checks import (
     boltzmann_loss_check,
-    footnote2_check,
-    lemma6_monte_carlo,
+    footnote_2_check,
+    lemma_6_monte_carlo,
     prove_laplace_difference_facts,
-    theorem3_check,
-    theorem6_vacuity_table,
+    theorem_3_check,
+    theorem_6_vacuity_table,
 )
 
 _P, _C, _R = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED
@@ -110,11 +110,11 @@ def _random_dissimilarities(n: int, count: int, seed: int) -> list[np.ndarray]:
     return matrices
 
 
-def theorem3() -> tuple[Verdict, str]:
+def theorem_3() -> tuple[Verdict, str]:
     cases = 0
     for n in (4, 5, 6):
         for S in _random_dissimilarities(n, 8, seed=n):
-            check = theorem3_check(S)
+            check = theorem_3_check(S)
             if not check.holds:
                 tree, child, parent = check.violations[0]
                 return _R, f"witness S = {S.tolist()}: optimal tree {tree} has theta({child}) > theta({parent})"
@@ -132,7 +132,7 @@ def clique() -> tuple[Verdict, str]:
     return _C, "every one of the (2n - 3)!! trees of the n-clique has Q_D = (n^3 - n)/3, for n = 2..7 (exhaustive)"
 
 
-def lemma51() -> tuple[Verdict, str]:
+def lemma_5_1() -> tuple[Verdict, str]:
     cases, worst = 0, 0.0
     for n in (4, 5, 6):
         for S in _random_dissimilarities(n, 3, seed=10 + n):
@@ -146,14 +146,14 @@ def lemma51() -> tuple[Verdict, str]:
                 f"trees; largest tail ratio {worst:.3g}")
 
 
-def lemma6() -> tuple[Verdict, str]:
+def lemma_6() -> tuple[Verdict, str]:
     rng = np.random.default_rng(6)
     n, K, sigma = 30, 3, sympy.Integer(1)
     edges = np.array([(i, j) for i, j in itertools.combinations(range(n), 2) if rng.random() < 0.3])
     graph = SocialGraph(n, edges, "random G(30, 0.3)")
     counts = degree_vectors(graph, random_partition(n, K, rng), K)
-    result = lemma6_monte_carlo(counts, random_tree(n, rng), sigma, rng)
-    verdicts = (result.lemma61_holds, result.lemma62_holds, result.lemma63_holds)
+    result = lemma_6_monte_carlo(counts, random_tree(n, rng), sigma, rng)
+    verdicts = (result.lemma_6_1_holds, result.lemma_6_2_holds, result.lemma_6_3_holds)
     summary = (f"{result.draws} draws of g(T), n = {n}, K = {K}, sigma = {sigma}: bias in "
                f"[{result.bias_interval[0]:.4g}, {result.bias_interval[1]:.4g}] vs (3K sigma/2) rho = "
                f"{result.bias_bound.upper:.4g}; variance {result.variance_estimate:.4g} vs 4K sigma^2 rho^2 = "
@@ -162,22 +162,22 @@ def lemma6() -> tuple[Verdict, str]:
     return (_C, summary) if all(verdicts) else (_R, "a lemma is rejected: " + summary)
 
 
-def theorem6_values() -> tuple[Verdict, str]:
+def theorem_6_values() -> tuple[Verdict, str]:
     """TC-N7: Theorem 6's bound over rho, (3K + 12 sqrt K) sigma, at K = 7 (all three networks) and sigma = 1/eps."""
-    rows = [r for r in theorem6_vacuity_table(sigma_per_eps="user") if r.network == "lastfm"]
+    rows = [r for r in theorem_6_vacuity_table(sigma_per_eps="user") if r.network == "lastfm"]
     values = [float(r.bound_over_rho) for r in rows]
     expected = [105.498, 52.749, 26.375]
     if all(abs(v - e) < 5e-4 for v, e in zip(values, expected)):
-        exceeded = sum(r.vacuous for r in theorem6_vacuity_table(sigma_per_eps="user"))
+        exceeded = sum(r.vacuous for r in theorem_6_vacuity_table(sigma_per_eps="user"))
         return _C, (f"bound/rho = (3K + 12 sqrt K)/eps = {', '.join(f'{v:.3f}' for v in values)} at eps = 0.5, 1, 2 "
                     f"(K = 7 on all three networks); it exceeds Table 2's Q_D/rho of the non-private trees (12.2 to "
                     f"28.8, a lower estimate of OPT/rho) in {exceeded} of 9 configurations, so it certifies little")
     return _R, f"bound/rho = {values}, not {expected}"
 
 
-def footnote2_attack() -> tuple[Verdict, str]:
+def footnote_2_attack() -> tuple[Verdict, str]:
     """The attacker's success: the best posterior of a uniform bit under eps = 2 is e^2/(1 + e^2) >= 86%."""
-    check = footnote2_check()
+    check = footnote_2_check()
     reaches = exact_sign(check.posterior - check.printed) >= 0
     shown = f"e^2/(1 + e^2) = {float(check.posterior):.4f}"
     if reaches:
@@ -186,9 +186,9 @@ def footnote2_attack() -> tuple[Verdict, str]:
     return _R, f"{shown} < {float(check.printed):.2f}"
 
 
-def footnote2_bound() -> tuple[Verdict, str]:
+def footnote_2_bound() -> tuple[Verdict, str]:
     """Is 86% the eps = 2 posterior bound? It is e^2/(1 + e^2), which does not round to 0.86."""
-    check = footnote2_check()
+    check = footnote_2_check()
     if not check.posterior_matches:
         return _R, (f"witness eps = 2: a uniform bit's posterior can reach e^2/(1 + e^2) = {float(check.posterior):.4f}, "
                     f"not {float(check.printed):.2f}; the printed figure matches 1 - e^-2 = "

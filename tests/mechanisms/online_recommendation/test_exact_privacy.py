@@ -20,7 +20,7 @@ from dpcert.accountant.online_recommendation.bounds import (
     eps_upper_prec,
     eps_upper_sim,
     leaky_round_bound,
-    lemma14_factor,
+    lemma_14_factor,
 )
 from dpcert.mechanisms.online_recommendation import (
     PREC,
@@ -32,7 +32,7 @@ from dpcert.mechanisms.online_recommendation import (
     diversity_chain,
     enumerate_transcripts,
     exact_round_probabilities,
-    lemma8_chain,
+    lemma_8_chain,
     planted_instance,
     planted_pair,
     privacy_loss_trace,
@@ -187,10 +187,10 @@ def test_leaky_rounds_shrink_the_survivors(index):
     algorithm, instance, extra, trace = _case(index)
     m, D, R = algorithm.params.m, algorithm.params.D, algorithm.params.R
     leaky = trace.leaky[:, :-1]
-    credit_factor = float(lemma14_factor(m, D, R).value)
+    credit_factor = float(lemma_14_factor(m, D, R).value)
     assert np.all(trace.credit[:, 1:][leaky] <= credit_factor * trace.credit[:, :-1][leaky])
     if D == R == 0:
-        w_factor = float(lemma14_factor(m).value)
+        w_factor = float(lemma_14_factor(m).value)
         assert np.all(trace.survivors[:, 1:][leaky] <= w_factor * trace.survivors[:, :-1][leaky])
     P = instance.peer_count(R, frozenset(range(extra)))
     assert trace.leaky.sum(axis=1).max() <= float(leaky_round_bound(m, extra + 1, P, D, R).value)
@@ -279,10 +279,10 @@ def test_without_exploration_no_finite_eps_holds():
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("T, P", [(3, 12), (5, 12), (4, 13)])
-def test_lemma8_chain_exact_eps_meets_theorem7(T, P):
+def test_lemma_8_chain_exact_eps_meets_theorem_7(T, P):
     """Spec T19 (Lemma 8, Claim 1) and Theorem 7: on the chain of 2P+1 patterns the exact tightest eps of
     p-REC_sim satisfies max(p_A, p_B) >= (1/2) e^{-P eps}, i.e. eps >= ln(T/(2L))/P with L = T max(p_A, p_B)."""
-    chain = lemma8_chain(T, P, t=0)
+    chain = lemma_8_chain(T, P, t=0)
     mechanism = PRECTranscript(PRECSim(2, T), chain.instances, chain.profiles)
     eps = tightest_epsilon(mechanism).epsilon
     alice, bob = chain.endpoints

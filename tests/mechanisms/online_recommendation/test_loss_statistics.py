@@ -97,7 +97,7 @@ def _expected_loss_test(algorithm, instance, bound, runs, seed) -> bool:
 
 @pytest.mark.statistical
 @pytest.mark.parametrize("hostile", [False, True])
-def test_expected_loss_of_prec_sim_is_within_theorem10(hostile):
+def test_expected_loss_of_prec_sim_is_within_theorem_10(hostile):
     """Spec T17 / Theorem 10 (and section 4's setting m = 2, T = 200, P = 12): mean loss <= 2m ln(n/P) + mT/(3T-1);
     false-failure probability <= 1e-6. Power check: p-REC_sim with UpdateWeight disabled, or with gamma = 1
     (always uniform), fails the same test."""
@@ -111,7 +111,7 @@ def test_expected_loss_of_prec_sim_is_within_theorem10(hostile):
 
 
 @pytest.mark.statistical
-def test_expected_loss_of_prec_is_within_theorem16():
+def test_expected_loss_of_prec_is_within_theorem_16():
     """Spec T17 / Theorem 16: mean loss <= 2m(2R+1) ln((2R+1)n/((R+1)P)) + m(R+1)T/(3T-R-1) with D = 2, R = 2;
     false-failure probability <= 1e-6. Power check: gamma = 1 fails."""
     m, T, D, R, P, others = 3, 150, 2, 2, 18, 200
@@ -172,7 +172,7 @@ def _first_rounds_loss_matches(m, R, liked, seed) -> bool:
 
 
 @pytest.mark.statistical
-def test_theorem6_random_client_forces_loss_in_the_first_r_rounds():
+def test_theorem_6_random_client_forces_loss_in_the_first_r_rounds():
     """Spec T21 (Theorem 6's R part): against a client liking a uniform random object in each of the first R
     rounds, every algorithm, p-REC_sim included, loses (1 - 1/m) R in expectation there; false-failure
     probability <= 1e-6. Power check: with the client's likes fixed (object 0) the same test fails."""

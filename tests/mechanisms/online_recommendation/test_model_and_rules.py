@@ -27,7 +27,7 @@ from dpcert.mechanisms.online_recommendation import (
     diversity_chain,
     enumerate_transcripts,
     exact_round_probabilities,
-    lemma8_chain,
+    lemma_8_chain,
     per_round_leakage,
     phi,
     phi_exact,
@@ -36,7 +36,7 @@ from dpcert.mechanisms.online_recommendation import (
     planted_pair,
     privacy_loss_trace,
     recommendation_probabilities,
-    theorem6_instance,
+    theorem_6_instance,
 )
 
 RNG = np.random.default_rng
@@ -82,11 +82,11 @@ def test_planted_instances_have_the_promised_peers_and_diversity(m, T, P, D, R):
     assert not np.any(instance.like_matrix[rounds, hostile][:, open_rounds])
 
 
-def test_lemma8_chain_structure():
+def test_lemma_8_chain_structure():
     """Lemma 8 / Claim 1: 2P + 1 patterns (the middle one once per client), consecutive ones adjacent, the
     endpoints are each client's P peers at distance 0, the middle has Alice's and Bob's peers."""
     P = 5
-    chain = lemma8_chain(4, P, t=2)
+    chain = lemma_8_chain(4, P, t=2)
     profiles = chain.profiles
     assert len(profiles) == 2 * P + 2 and profiles[P].voters == profiles[P + 1].voters
     assert all(adjacent(a, b) for a, b in zip(profiles[:P], profiles[1:P + 1]))
@@ -105,9 +105,9 @@ def test_diversity_chain_keeps_p_peers_in_every_pattern():
     assert all(adjacent(a, b) for a, b in zip(chain.profiles, chain.profiles[1:]))
 
 
-def test_theorem6_instance():
+def test_theorem_6_instance():
     """Theorem 6's construction: P voters always vote object 0 and are peers (distance <= R)."""
-    instance = theorem6_instance(3, 10, P=4, R=6, rng=RNG(0))
+    instance = theorem_6_instance(3, 10, P=4, R=6, rng=RNG(0))
     assert np.all(instance.distances() <= 6) and instance.peer_count(6) == 4
     assert all(likes == {0} for likes in instance.likes[6:])
 
@@ -130,7 +130,7 @@ def test_parameters_match_algorithms_1_and_2(m, T, R):
     assert PRECSim(m, T).params.gamma == sympy.Rational(m, 3 * T - 1)
 
 
-def test_privacy_conditions_flag_lemma13_threshold():
+def test_privacy_conditions_flag_lemma_13_threshold():
     """Spec 2.5 (Lemma 13 needs tau >= 2^{3/2}): T = 2 (tau = 2) is flagged, T = 3 is not; a non-paper
     gamma is flagged."""
     assert any("2^(3/2)" in c for c in PRECParameters(2, 2).privacy_conditions)
@@ -164,7 +164,7 @@ _lams = st.floats(0.1, 30)
 
 
 @given(x=_reals, x_prime=_reals, lam=_lams, rho=st.floats(-1, 1))
-def test_lemma3(x, x_prime, lam, rho):
+def test_lemma_3(x, x_prime, lam, rho):
     """Lemma 3: phi(x) <= e^{lam|x-x'|} phi(x') + (e^{lam|x-x'|} - 1) e^{lam rho} for all reals x, x'."""
     grow = math.exp(lam * abs(x - x_prime))
     right = grow * phi(x_prime, lam, rho) + (grow - 1) * math.exp(lam * rho)
@@ -172,7 +172,7 @@ def test_lemma3(x, x_prime, lam, rho):
 
 
 @given(x_prime=st.floats(0, 2), d=st.floats(0, 1), lam=_lams, rho=st.floats(-1, 1))
-def test_lemma4(x_prime, d, lam, rho):
+def test_lemma_4(x_prime, d, lam, rho):
     """Lemma 4: phi(x)/phi(x') <= e^{2 lam (x - x')} for x >= x' >= rho + ln 2 / lam."""
     x_prime = max(x_prime, rho + math.log(2) / lam)
     ratio = phi(x_prime + d, lam, rho) / phi(x_prime, lam, rho)
@@ -181,7 +181,7 @@ def test_lemma4(x_prime, d, lam, rho):
 
 @given(xs=st.lists(_reals, min_size=2, max_size=5), thetas=st.lists(st.floats(0, 1), min_size=4, max_size=4),
        lam=_lams, rho=st.floats(-1, 1))
-def test_lemma5(xs, thetas, lam, rho):
+def test_lemma_5(xs, thetas, lam, rho):
     """Lemma 5: for x_1 <= ... <= x_{n+1} and theta_i >= 0, moving the thetas from the x_i to x_{n+1} does not
     decrease sum phi (convexity)."""
     xs = sorted(xs)
@@ -210,7 +210,7 @@ def test_per_round_leak_is_within_lemmas_12_and_13(m, T, R):
     params = PRECParameters(m, T, 0, R)
     for W in range(6 * m, 6 * m + 9):
         leak = per_round_leakage(params, W)
-        assert leak.lemma12_ratio <= 1 and leak.lemma13_ratio <= 1
+        assert leak.lemma_12_ratio <= 1 and leak.lemma_13_ratio <= 1
 
 
 def test_per_round_worst_ratio_recomputed():
@@ -222,7 +222,7 @@ def test_per_round_worst_ratio_recomputed():
             if 3 * T <= (m + 1) * (R + 1):
                 continue
             for W in range(2, 41 if m < 4 else 31):
-                worst = max(worst, per_round_leakage(PRECParameters(m, T, 0, R), W).lemma12_ratio)
+                worst = max(worst, per_round_leakage(PRECParameters(m, T, 0, R), W).lemma_12_ratio)
     assert abs(worst - 0.384) < 5e-4
 
 
@@ -231,8 +231,8 @@ def test_per_round_check_detects_a_broken_gamma():
     with gamma = 10^-7 at tau = 100 an object crossing rho moves its probability by far more than
     e^{3 lambda / W} (power check of the exhaustive check)."""
     broken = PRECParameters(2, 100, gamma=sympy.Rational(1, 10**7))
-    assert max(per_round_leakage(broken, W).lemma12_ratio for W in range(48, 53)) > 1
-    assert max(per_round_leakage(PRECParameters(2, 100), W).lemma12_ratio for W in range(48, 53)) <= 1
+    assert max(per_round_leakage(broken, W).lemma_12_ratio for W in range(48, 53)) > 1
+    assert max(per_round_leakage(PRECParameters(2, 100), W).lemma_12_ratio for W in range(48, 53)) <= 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -294,9 +294,9 @@ BAD_CALLS = [
     (lambda: planted_instance(2, 5, P=-1, rng=RNG(0)), "P"),
     (lambda: planted_instance(2, 5, P=3, D=6, rng=RNG(0)), "D"),
     (lambda: planted_instance(2, 5, P=3, rng=0), "rng"),
-    (lambda: theorem6_instance(2, 5, P=3, R=6, rng=RNG(0)), "R"),
-    (lambda: lemma8_chain(3, 4, t=3), "t"),
-    (lambda: lemma8_chain(3, 0), "P"),
+    (lambda: theorem_6_instance(2, 5, P=3, R=6, rng=RNG(0)), "R"),
+    (lambda: lemma_8_chain(3, 4, t=3), "t"),
+    (lambda: lemma_8_chain(3, 0), "P"),
     (lambda: diversity_chain(3, 4, 2), "D"),
     (lambda: adaptive_instance(2, 5, P=3, D=6), "D"),
     (lambda: adaptive_instance(2, 5, P=3, followers=-1), "followers"),

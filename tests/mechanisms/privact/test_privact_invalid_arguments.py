@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpcert.accountant.privact.bounds import lemma51_tail_bound, lemma61_bias_bound
+from dpcert.accountant.privact.bounds import lemma_5_1_tail_bound, lemma_6_1_bias_bound
 from dpcert.proofs.claims.privact.checks import (
     boltzmann_loss_check,
-    footnote2_check,
-    lemma6_statistics,
+    footnote_2_check,
+    lemma_6_statistics,
     median_of_means_failure,
-    theorem3_check,
-    theorem6_vacuity_table,
+    theorem_3_check,
+    theorem_6_vacuity_table,
 )
 from conftest import assert_rejects
 from dpcert.mechanisms.privact import (
@@ -101,18 +101,18 @@ CASES = [
     (lambda: local_reports(GRAPH, 1, RNG), "budget", "PrivactBudget"),
     (lambda: local_reports(GRAPH, PrivactBudget(1), RNG, K=5), "K", "[1, 4]"),
     (lambda: privact(GRAPH, -2, RNG), "eps_edge", "> 0"),
-    (lambda: lemma61_bias_bound(1, 3, 1), "n", "[2, inf]"),
-    (lambda: lemma61_bias_bound(10, 0, 1), "K", "[1, inf]"),
-    (lambda: lemma61_bias_bound(10, 3, 0), "sigma", "> 0"),
-    (lambda: lemma51_tail_bound(5, -1), "t", ">= 0"),
-    (lambda: theorem3_check(np.ones((8, 8), dtype=int)), "n", "[2, 7]"),
+    (lambda: lemma_6_1_bias_bound(1, 3, 1), "n", "[2, inf]"),
+    (lambda: lemma_6_1_bias_bound(10, 0, 1), "K", "[1, inf]"),
+    (lambda: lemma_6_1_bias_bound(10, 3, 0), "sigma", "> 0"),
+    (lambda: lemma_5_1_tail_bound(5, -1), "t", ">= 0"),
+    (lambda: theorem_3_check(np.ones((8, 8), dtype=int)), "n", "[2, 7]"),
     (lambda: boltzmann_loss_check(np.ones((8, 8), dtype=int)), "n", "[2, 7]"),
     (lambda: boltzmann_loss_check(np.ones((3, 3))), "S", "exact"),
-    (lambda: theorem6_vacuity_table(sigma_per_eps="node"), "sigma_per_eps", "'user' or 'edge'"),
-    (lambda: footnote2_check(0), "eps", "> 0"),
+    (lambda: theorem_6_vacuity_table(sigma_per_eps="node"), "sigma_per_eps", "'user' or 'edge'"),
+    (lambda: footnote_2_check(0), "eps", "> 0"),
     (lambda: median_of_means_failure(4), "blocks", "odd"),
-    (lambda: lemma6_statistics(np.ones(10), 0, 10, 3, 1), "samples", "at least"),
-    (lambda: lemma6_statistics(np.ones(1000), 0, 10, 3, 1, false_failure=2.0), "false_failure", "(0, 1)"),
+    (lambda: lemma_6_statistics(np.ones(10), 0, 10, 3, 1), "samples", "at least"),
+    (lambda: lemma_6_statistics(np.ones(1000), 0, 10, 3, 1, false_failure=2.0), "false_failure", "(0, 1)"),
 ]
 
 
