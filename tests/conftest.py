@@ -11,12 +11,15 @@ environment variable ``HYPOTHESIS_PROFILE=explore`` to search with fresh random 
 from __future__ import annotations
 
 import os
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
 import sympy
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+
+from dpcert.accountant.exact_intervals import certified_sign
 
 settings.register_profile(
     "ci",
@@ -167,3 +170,44 @@ def assert_rejects(call, parameter: str) -> None:
         call()
     message = str(error.value)
     assert parameter in message and "\n" not in message
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact comparisons shared by the information-bound tests (spec §4's printed tables)
+# ---------------------------------------------------------------------------------------------
+
+SMALL_SIZES = [(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (5, 2), (6, 3)]
+
+
+def prime_log_form(expr) -> dict[int, sympy.Rational]:
+    """A rational combination of logs of rationals as {prime: coefficient}; zero iff the number is 0.
+
+    log(a/b) = sum_p (v_p(a) - v_p(b)) log p, and logs of distinct primes are linearly independent
+    over Q, so two such numbers are equal iff their prime forms are equal.
+    """
+    form: dict[int, sympy.Rational] = {}
+    for term in sympy.Add.make_args(sympy.expand(expr)):
+        coefficient, logs = term.as_independent(sympy.log)
+        assert isinstance(logs, sympy.log) and logs.args[0].is_Rational and coefficient.is_Rational, term
+        for prime, power in sympy.factorint(logs.args[0]).items():
+            form[prime] = form.get(prime, 0) + coefficient * power
+    return {p: c for p, c in form.items() if c != 0}
+
+
+def max_ratio(rows: list[list[Fraction]]) -> Fraction:
+    """The tightest e^eps of a strictly positive channel under local DP: max over columns of max/min."""
+    return max(max(col) / min(col) for col in zip(*rows))
+
+
+def within_printed(lower, upper, printed: str, units: Fraction = Fraction(1, 2)) -> bool:
+    """Whether [lower, upper] lies within ``units`` (half) a unit of the last printed digit of ``printed``."""
+    reference = Decimal(printed)
+    half = Decimal(1).scaleb(reference.as_tuple().exponent) * Decimal(units.numerator) / units.denominator
+    ref = sympy.Rational(str(reference))
+    tol = sympy.Rational(str(half))
+    return certified_sign(lower - (ref - tol)) >= 0 and certified_sign(ref + tol - upper) >= 0
+
+
+def bound_less(a, b) -> bool:
+    """a <= b for two BoundResults, decided rigorously (a's upper end against b's lower end)."""
+    return certified_sign(b.lower_value - a.upper_value) >= 0

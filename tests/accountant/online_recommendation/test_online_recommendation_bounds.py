@@ -1,7 +1,7 @@
-"""The bounds of "On Differentially Private Online Collaborative Recommendation Systems" (001_8845c8f909738498.txt):
-values recomputed independently, validity conditions, the paper's and the tight forms, the witnesses for the
-paper's slips (spec section 6), the proofs' closed-form steps (spec S1-S12), section 4's numbers, and the
-upper/lower consistency check T22."""
+"""The bounds of "On Differentially Private Online Collaborative Recommendation Systems" (001_8845c8f909738498.txt,
+dpcert.accountant.online_recommendation.bounds): values recomputed independently, validity conditions, the
+paper's and the tight forms, section 4's numbers, and the upper/lower consistency check T22.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import itertools
 import math
 
 import mpmath
-import numpy as np
 import pytest
 import sympy
 from conftest import assert_rejects
@@ -36,14 +35,14 @@ from dpcert.accountant.online_recommendation.bounds import (
     theorem_2_bounds,
     uniform_round_loss,
 )
+from dpcert.mechanisms.online_recommendation import Instance, PRECSim, privacy_loss_trace
+from dpcert.mechanisms.parameters import exact_sign
 from dpcert.proofs.claims.online_recommendation.checks import (
     check_privacy_lemmas,
     lemma_4_equivalence_witness,
-    online_recommendation_facts,
     uniform_rounds_order_witness,
 )
-from dpcert.mechanisms.online_recommendation import PREC, Instance, PRECSim, planted_pair, privacy_loss_trace
-from dpcert.mechanisms.parameters import exact_sign
+
 
 ln = math.log
 
@@ -52,10 +51,6 @@ def _close(result, expected, rel=1e-12):
     assert result.valid, result.note
     assert math.isclose(float(result.value), expected, rel_tol=rel), (result.value, expected)
 
-
-# ---------------------------------------------------------------------------------------------
-# Values against independent float formulas (spec sections 2.6 and 3)
-# ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("m, T, D, R, P, n", [(2, 200, 0, 0, 12, 2012), (3, 50, 2, 1, 20, 500), (5, 1000, 4, 9, 31, 10**5)])
 def test_upper_bounds_match_the_spec_formulas(m, T, D, R, P, n):
@@ -109,10 +104,6 @@ def test_theorem_6_floor_is_exact_at_powers():
     assert "A10" in loss_lower_nonprivate(3, 100, 2, 5).note
 
 
-# ---------------------------------------------------------------------------------------------
-# Validity conditions (spec 2.5)
-# ---------------------------------------------------------------------------------------------
-
 def test_validity_conditions_switch_where_the_spec_says():
     """Spec 2.5 and 5 (admissible): P >= 6m, tau >= 2^{3/2} (T = 2 fails, T = 3 holds for sim), tau > (m+1)/3,
     D + R >= 6 ln T for Theorem 15 (switching at ceil(6 ln T)); invalid results carry the reason and no value."""
@@ -134,10 +125,6 @@ def test_bounds_are_rounded_outward():
         assert mpmath.mpf(upper.upper) >= mpmath.mpf(str(upper.value.evalf(50)))
         assert mpmath.mpf(lower.lower) <= mpmath.mpf(str(lower.value.evalf(50)))
 
-
-# ---------------------------------------------------------------------------------------------
-# The paper's forms versus the tight forms (spec A15, Theorems 10/16) and section 4's numbers
-# ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("m, T, D, R, P", [(2, 10, 0, 0, 12), (2, 100, 3, 2, 12), (4, 500, 10, 0, 40)])
 def test_tight_forms_are_below_the_printed_ones(m, T, D, R, P):
@@ -162,10 +149,6 @@ def test_section4_numbers_recomputed():
         assert sympy.simplify(eps_upper_sim(m, 50, 6 * m).value / (sympy.log(50) / (6 * m)) - 18 * m**2) == 0
     assert round(float(loss_upper_sim(2, 2012, 12, 200).value), 1) == 21.2
 
-
-# ---------------------------------------------------------------------------------------------
-# T20, T22: lower versus upper bounds
-# ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("T, L, P", [(10, sympy.Rational(1, 3), 4), (1000, 7, 12), (50, 25, 3)])
 def test_theorem_7_inverts_lemma_8(T, L, P):
@@ -196,78 +179,6 @@ def test_upper_and_lower_bounds_are_consistent():
     lower = eps_lower(10**6, loss_upper_prec(2, 100, 12, 0, 10**6).value, 0, 0, 12).value
     assert exact_sign(garbled - lower) < 0
 
-
-# ---------------------------------------------------------------------------------------------
-# The privacy lemmas on exact traces (spec T6, T8-T13)
-# ---------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("algorithm, others, hostile", [(PRECSim(2, 5), 9, True), (PREC(2, 6, 2, 0), 4, False),
-                                                        (PREC(3, 6, 1, 1), 6, False)])
-def test_privacy_lemmas_hold_on_admissible_pairs(algorithm, others, hostile):
-    """Spec T6, T8-T13 (Lemmas 12, 14/19, 18, the leaky-round corollary, Theorems 11/17) on every sequence of an
-    admissible pair: every check holds, and each compared at least one case."""
-    mechanism = planted_pair(algorithm, P=6 * algorithm.params.m, others=others, hostile=hostile,
-                             rng=np.random.default_rng(0))
-    checks = check_privacy_lemmas(mechanism.loss_trace(*mechanism.inputs()), mechanism.min_peers())
-    names = [c.name for c in checks]
-    assert names[:2] == ["lemma12", "lemma18"] and names[-1] in ("theorem11", "theorem17") and len(names) == 5
-    assert all(c.holds and c.witness is not None for c in checks), [c.evidence for c in checks]
-    assert 0 < checks[0].worst < 1
-
-
-def test_privacy_lemma_checks_can_fail():
-    """Power check of check_privacy_lemmas: with gamma = 10^-6 (not the paper's) an object crossing rho
-    (x_1 = 4/16 = rho on U', 5/17 on U) breaks Lemma 12 and Theorem 11's bound; the paper's gamma passes."""
-    instance = Instance(2, [{0}, {0}, {0}], np.array([[0, 0, 0]] * 12 + [[1, 1, 1]] * 5))
-    broken = check_privacy_lemmas(privacy_loss_trace(PRECSim(2, 3, gamma=sympy.Rational(1, 10**6)), instance,
-                                                     range(16), 16), 12)
-    assert not broken[0].holds and broken[0].witness[0][broken[0].witness[1]] == 1
-    assert broken[-1].name == "theorem11" and not broken[-1].holds
-    paper = privacy_loss_trace(PRECSim(2, 3), instance, range(16), 16)
-    assert all(c.holds for c in check_privacy_lemmas(paper, 12))
-
-
-# ---------------------------------------------------------------------------------------------
-# Witnesses for the paper's slips (spec section 6) and the closed-form steps (S1-S12)
-# ---------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("m, T, R", [(2, 10, 0), (3, 100, 4), (5, 1000, 0)])
-def test_lemma_4_equivalence_is_only_an_implication(m, T, R):
-    """Spec A7 (Lemma 4's proof writes "<=>" for the last step): at lambda d = ln 2 and e^{lambda(x'-rho)} = 3/2
-    the lemma's inequality holds (4 <= 4) while x' < rho + ln 2 / lambda; the witness rechecks from phi."""
-    witness = lemma_4_equivalence_witness(m, T, R)
-    assert witness.ratio == 4 and witness.bound == 4
-    assert witness.refutes and witness.recheck()
-
-
-def test_uniform_rounds_are_not_order_r():
-    """Spec A2 (Theorem 16's proof: "gamma T = O(R)"): at R = 0 the uniform rounds cost mT/(3T - 1) >= m/3 > 0
-    for every T, so no c R bounds them; O(R + 1) does (gamma T <= m(R+1)/2 for T >= R + 1, spec S9)."""
-    for m, T in itertools.product((2, 3, 9), (4, 10, 10**6)):
-        witness = uniform_rounds_order_witness(m, T)
-        assert witness.refutes and witness.recheck()
-        assert uniform_round_loss(m, T, 0).value == witness.cost
-    grid = list(itertools.product((2, 5), (10, 100), (0, 3, 8)))
-    assert sum(uniform_round_loss(*point).valid for point in grid) >= 10 and not uniform_round_loss(5, 10, 8).valid  # tau = 10/9 <= (m+1)/3
-    for m, T, R in itertools.product((2, 5), (10, 100), (0, 3, 8)):
-        result = uniform_round_loss(m, T, R)
-        assert not result.valid or result.value <= sympy.Rational(m * (R + 1), 2)
-    assert "A2" in uniform_round_loss(2, 10).note
-
-
-def test_closed_form_steps_hold_for_every_parameter_value():
-    """Spec S1-S12 (steps of Lemmas 4, 8, 12, 13 and Theorems 10, 11, 15, 16, 17): sympy decides every one True."""
-    facts = online_recommendation_facts()
-    labels = {f.statement.split(":")[0] for f in facts}
-    assert {"S1", "S2", "S3", "S4", "S6", "S7", "S8", "S9", "S10", "S11", "S12"} <= labels
-    undecided = [f.statement for f in facts if f.holds is not True]
-    assert not undecided
-    assert all(f.source.startswith("001_8845c8f909738498.txt, ") for f in facts)
-
-
-# ---------------------------------------------------------------------------------------------
-# Bad input (one table)
-# ---------------------------------------------------------------------------------------------
 
 BAD_CALLS = [
     (lambda: loss_lower_nonprivate(1, 10, 2, 0), "m"),
