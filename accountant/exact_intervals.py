@@ -15,10 +15,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy
-from mpmath.ctx_iv import MPIntervalContext
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.mechanisms.exact_arithmetic import exact_sign
+from dpcert.mechanisms.mp_contexts import interval_context
 
 __all__ = ["INTERVAL_BITS", "MAX_EXACT_DIGITS", "certified_sign", "rigorous_interval"]
 
@@ -30,8 +30,7 @@ MAX_EXACT_DIGITS = 1000
 
 _COMPACT_DIGITS = 40
 
-_IV = MPIntervalContext()
-_IV.prec = INTERVAL_BITS
+_IV = interval_context(INTERVAL_BITS)
 
 
 def _fraction(value: sympy.Expr | Fraction | int) -> Fraction | None:

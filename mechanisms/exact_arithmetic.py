@@ -14,9 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import sympy
+from mpmath.ctx_iv import MPIntervalContext
+from mpmath.libmp import dps_to_prec
 
 from dpcert.mechanisms.interval_sign import interval_sign
-from mpmath.ctx_iv import MPIntervalContext
+from dpcert.mechanisms.mp_contexts import interval_context
 
 __all__ = ["UndecidedSignError", "ExponentialField", "cancel_exponentials", "certified_float", "certified_value",
            "exact_max", "exact_sign", "proved_bracket"]
@@ -241,8 +243,7 @@ class ExponentialField:
             return 0
         terms = list(polynomial.terms())
         for digits in (30, 120, 500, 2000):
-            ctx = MPIntervalContext()
-            ctx.dps = digits + 10
+            ctx = interval_context(dps_to_prec(digits + 10))
             points = [self._enclosure(ctx, b, digits + 10) for b in self.exponents]
             if any(point is None for point in points):
                 continue
