@@ -333,13 +333,12 @@ class PRECTranscript(FiniteMechanism):
         return {tuple(b): table.probability(i) for i, b in enumerate(table.sequences.tolist())}
 
     def sample(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
-        """``size`` recommendation sequences (an object array of tuples) from simulating the algorithm."""
+        """``size`` recommendation sequences from simulating the algorithm: a (size, T) integer array, one row
+        per run (the output is the row as a tuple, like every vector-valued mechanism's)."""
         size = check_size(size)
         self.validate_input(x)
         runs = self.algorithm.simulate(self.instances[x.instance], size, rng, voters=np.array(sorted(x.voters)))
-        result = np.empty(size, dtype=object)
-        result[:] = [tuple(b) for b in runs.recommendations.tolist()]
-        return result
+        return np.asarray(runs.recommendations, dtype=np.int64).reshape(size, self.algorithm.params.T)
 
     def round_marginal(self, x: Hashable, t: int, objects: object) -> sympy.Expr:
         """Pr[b_t in objects] on input ``x``, exactly (e.g. Claim 1's p_A: the disliked object in the split round)."""

@@ -1,4 +1,4 @@
-"""The mechanism contract, run over every catalogued finite mechanism, plus per-mechanism references.
+"""The mechanism contract, run over every concrete finite mechanism, plus per-mechanism references.
 
 Statistical tests (marked ``statistical``) use fixed seeds; each states its false-failure probability
 and is paired with a power check that the same test rejects a deliberately broken variant.
@@ -7,7 +7,10 @@ and is paired with a power check that the same test rejects a deliberately broke
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import inspect
 import itertools
+import pkgutil
 from fractions import Fraction
 
 import mpmath
@@ -17,6 +20,8 @@ import scipy.stats
 import sympy
 
 from conftest import as_fraction
+
+import dpcert.mechanisms
 from dpcert.mechanisms import (
     CATALOG,
     ContinuousMechanism,
@@ -33,7 +38,8 @@ from dpcert.mechanisms import (
     make_mechanism,
 )
 from dpcert.mechanisms.price_of_privacy import MembershipQuery
-from dpcert.mechanisms.metric_user_level import GeneralizedKRR
+from dpcert.mechanisms.metric_user_level import GeneralizedKRR, PrivEMDItemWise
+from dpcert.mechanisms.online_recommendation import PRECSim, PRECTranscript, lemma_8_chain
 
 R = sympy.Rational
 
@@ -66,17 +72,50 @@ def example_id(example) -> str:
     return name + "[" + ",".join(f"{k}={v}" for k, v in raw.items() if k != "utilities") + "]"
 
 
-@pytest.fixture(params=FINITE_EXAMPLES, ids=[example_id(e) for e in FINITE_EXAMPLES])
+def _prec_transcript() -> PRECTranscript:
+    """p-REC_sim (m = 2, T = 3) on Lemma 8's chain with P = 2: its voting profiles are the inputs."""
+    chain = lemma_8_chain(3, 2)
+    return PRECTranscript(PRECSim(2, 3), chain.instances, chain.profiles)
+
+
+# Finite mechanisms that take composite objects, so the command line's catalogue cannot build them.
+BUILT_EXAMPLES = {
+    "priv-emd-itemwise[gkrr(1,2,2,1/4),m=2]": lambda: PrivEMDItemWise(GeneralizedKRR(1, 2, 2, R(1, 4)), 2),
+    "priv-emd-itemwise[k-rr(3,log2),m=3]": lambda: PrivEMDItemWise(KaryRandomizedResponse(3, sympy.log(2)), 3),
+    "p-rec-transcript[sim,T=3,P=2]": _prec_transcript,
+}
+
+
+@pytest.fixture(params=[*FINITE_EXAMPLES, *BUILT_EXAMPLES],
+                ids=[*(example_id(e) for e in FINITE_EXAMPLES), *BUILT_EXAMPLES])
 def finite_mechanism(request) -> FiniteMechanism:
+    if isinstance(request.param, str):
+        return BUILT_EXAMPLES[request.param]()
     name, raw = request.param
-    return make_mechanism(name, raw)
+    return make_mechanism(name, raw=raw)
 
 
-def test_example_table_covers_every_finite_catalogue_entry():
+def _concrete_subclasses(base: type) -> set[type]:
+    for info in pkgutil.walk_packages(dpcert.mechanisms.__path__, "dpcert.mechanisms."):
+        importlib.import_module(info.name)
+    found, stack = set(), [base]
+    while stack:
+        for cls in stack.pop().__subclasses__():
+            stack.append(cls)
+            if not inspect.isabstract(cls) and not cls.__name__.startswith("_"):
+                found.add(cls)
+    return found
+
+
+def test_example_tables_cover_every_finite_mechanism():
+    """Every concrete FiniteMechanism in dpcert.mechanisms (catalogued or not) runs through the contract."""
     finite = {name for name, entry in CATALOG.items() if issubclass(entry.factory, FiniteMechanism)}
     continuous = {name for name, entry in CATALOG.items() if issubclass(entry.factory, ContinuousMechanism)}
     assert finite | continuous == set(CATALOG)
     assert finite == {name for name, _ in FINITE_EXAMPLES}
+    examples = {type(make_mechanism(name, raw=raw)) for name, raw in FINITE_EXAMPLES}
+    examples |= {type(build()) for build in BUILT_EXAMPLES.values()}
+    assert examples == _concrete_subclasses(FiniteMechanism)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -135,10 +174,11 @@ class TestFiniteMechanismContract:
             finite_mechanism.sample("not an input", 5, np.random.default_rng(0))
 
     def test_rebuilds_from_its_parameters(self, finite_mechanism):
-        rebuilt = type(finite_mechanism)(**finite_mechanism.parameters())
-        assert rebuilt == finite_mechanism
+        assert dataclasses.replace(finite_mechanism) == finite_mechanism
         assert finite_mechanism.describe().startswith(finite_mechanism.name + "(")
-        assert CATALOG[finite_mechanism.name].factory is type(finite_mechanism)
+        if finite_mechanism.name in CATALOG:  # what the command line builds, its parameters() rebuild
+            assert type(finite_mechanism)(**finite_mechanism.parameters()) == finite_mechanism
+            assert CATALOG[finite_mechanism.name].factory is type(finite_mechanism)
 
     def test_frozen(self, finite_mechanism):
         field = dataclasses.fields(finite_mechanism)[0].name
@@ -194,8 +234,15 @@ def frequency_test_pvalue(reference: FiniteMechanism, sampler: FiniteMechanism, 
 
 
 def broken_variant(mechanism: FiniteMechanism) -> FiniteMechanism:
-    """The same mechanism with eps (alpha0 for GKRR) multiplied by 3/2 (a deliberately wrong pmf for the power
-    check), or for the deterministic membership query, the query set without its first member."""
+    """The same mechanism with eps (alpha0 for GKRR, the item mechanism's for PrivEMDItemWise) multiplied by 3/2
+    (a deliberately wrong pmf for the power check); for the deterministic membership query, the query set
+    without its first member; for a p-REC transcript, the algorithm without its uniform rounds (gamma = 0)."""
+    if isinstance(mechanism, PrivEMDItemWise):
+        return dataclasses.replace(mechanism, mechanism=broken_variant(mechanism.mechanism))
+    if isinstance(mechanism, PRECTranscript):
+        params = mechanism.algorithm.params
+        assert params.gamma > 0
+        return dataclasses.replace(mechanism, algorithm=PRECSim(params.m, params.T, gamma=0))
     if isinstance(mechanism, MembershipQuery):
         return dataclasses.replace(mechanism, A=mechanism.A[1:])
     if isinstance(mechanism, GeneralizedKRR):
@@ -299,7 +346,7 @@ def test_randomized_response_is_proposition_4(eps):
     # Proposition 4 of 000_0c6e7fdc3fd68303.txt (Banerjee, Hegde, Massoulie): S = S0 with probability
     # e^eps / (1 + e^eps), else 1 - S0. Checked exactly for both bits, via the class and the catalogue.
     e = sympy.exp(sympy.parse_expr(eps))  # e^eps, parsed by sympy itself rather than dpcert
-    for mechanism in (RandomizedResponse(eps=eps), make_mechanism("randomized-response", {"eps": eps})):
+    for mechanism in (RandomizedResponse(eps=eps), make_mechanism("randomized-response", raw={"eps": eps})):
         assert mechanism.inputs() == (0, 1) and mechanism.outputs() == (0, 1)
         for s0 in (0, 1):
             pmf = mechanism.pmf(s0)
@@ -385,7 +432,8 @@ def test_geometric_clamped_pmf_at_irrational_alpha_matches_mpmath_series():
 def test_exponential_mechanism_pmf_matches_mpmath():
     # McSherry and Talwar (2007): P(r | x) = exp(eps u(x, r) / (2 sensitivity)) / normaliser; 50 digits.
     utilities = [[0, 1, 2], [1, 1, 0]]
-    mechanism = make_mechanism("exponential", {"eps": "1", "sensitivity": "1", "utilities": "[[0, 1, 2], [1, 1, 0]]"})
+    mechanism = make_mechanism("exponential",
+                               raw={"eps": "1", "sensitivity": "1", "utilities": "[[0, 1, 2], [1, 1, 0]]"})
     with mpmath.workdps(50):
         for x, row in enumerate(utilities):
             weights = [mpmath.exp(mpmath.mpf(u) / 2) for u in row]

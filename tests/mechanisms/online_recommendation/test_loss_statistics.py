@@ -75,7 +75,7 @@ def test_greedy_loss_rounds_obey_the_pathwise_bound(m, T, R, hostile, adaptive):
         instance = planted_instance(m, T, P=P, R=R, others=others, hostile=hostile, rng=np.random.default_rng(m + R))
     algorithm = PRECSim(m, T) if R == 0 else PREC(m, T, 0, R)
     runs = algorithm.simulate(instance, 300, np.random.default_rng(11))
-    bound = float(greedy_loss_bound(m, P + others, P, R).value)
+    bound = float(greedy_loss_bound(m, P + others, P, R=R).value)
     assert runs.greedy_losses.max() <= bound
     assert runs.r_credit.min() >= (R + 1) * P
     assert runs.losses.any()  # the adversary does cause losses
@@ -191,7 +191,8 @@ def _frequencies_match(mechanism, profile, pmf, runs, seed) -> bool:
     """Per sequence, an exact two-sided binomial test of its count against pmf; Bonferroni over the m^T sequences."""
     samples = mechanism.sample(profile, runs, np.random.default_rng(seed))
     counts = {}
-    for b in samples:
+    for row in samples:
+        b = tuple(int(v) for v in row)
         counts[b] = counts.get(b, 0) + 1
     level = ALPHA / len(pmf)
     return all(scipy.stats.binomtest(counts.get(b, 0), runs, float(p)).pvalue >= level for b, p in pmf.items())
