@@ -131,5 +131,6 @@ class BoundResult:
         if self.value is None:
             return "n/a"
         if self.lower_value != self.upper_value:
-            return f"[{decimal_string(self.lower_value, 8, upward=False)}, {decimal_string(self.upper_value, 8)}]"
-        return decimal_string(self.value, 8, upward=self.bounds != "lower")
+            lower = decimal_string(self.lower_value, digits=8, upward=False)
+            return f"[{lower}, {decimal_string(self.upper_value, digits=8)}]"
+        return decimal_string(self.value, digits=8, upward=self.bounds != "lower")

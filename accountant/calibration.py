@@ -99,7 +99,7 @@ def calibrate_eps0(target_eps: object, n: object, delta: object, *, method: str,
             unknown method.
     """
     target = require_positive("target_eps", target_eps)
-    x = validate_shuffle_inputs(1, n, delta, k)  # n, delta, k as every shuffle bound takes them
+    x = validate_shuffle_inputs(1, n, delta, k=k)  # n, delta, k as every shuffle bound takes them
     if method not in CALIBRATION_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(CALIBRATION_METHODS)}. Got {method!r}")
     tol = float(require_real("relative_tolerance", relative_tolerance, low=sympy.Rational(1, 10**12),
@@ -151,7 +151,7 @@ def calibrate_eps0(target_eps: object, n: object, delta: object, *, method: str,
         root = certified_root(excess, lambda e0: ok(e0)[0], lo, hi, side="below", rtol=tol)
         lo, hi = root.certified, root.uncertified
         achieved = ok(lo)[1]
-    note = (f"certified {method} eps at this eps0: <= {decimal_string(achieved.certified_upper, 10)} <= target "
+    note = (f"certified {method} eps at this eps0: <= {decimal_string(achieved.certified_upper, digits=10)} <= target "
             f"{target}; the largest feasible eps0 is in [{lo!r}, {hi!r})")
     return BoundResult(method, source, _rational(lo), "eps0", True, note, bounds="lower")
 

@@ -155,7 +155,7 @@ def _float_enclosure(low: mpmath.mpf, high: mpmath.mpf) -> dict[str, sympy.Expr]
 # Basic and advanced
 # ---------------------------------------------------------------------------------------------
 
-def basic_composition(eps: Sequence[object], delta: Sequence[object] | None = None) -> BoundResult:
+def basic_composition(eps: Sequence[object], *, delta: Sequence[object] | None = None) -> BoundResult:
     """Basic composition: eps_1 + ... + eps_k (exact); the note gives delta_1 + ... + delta_k.
 
     Why it holds: the privacy loss of the composition is the sum of the per-mechanism losses, each at
@@ -704,7 +704,8 @@ class PrivacyLedger:
     def basic(self) -> BoundResult:
         """Basic composition of every entry."""
         self._require_entries()
-        return self._described(basic_composition([e.eps for e in self._entries], [e.delta for e in self._entries]))
+        return self._described(basic_composition([e.eps for e in self._entries],
+                                                 delta=[e.delta for e in self._entries]))
 
     def advanced(self, delta_prime: object) -> BoundResult:
         """Advanced composition with sum eps_i^2 and sum eps_i (e^eps_i - 1); delta = sum delta_i + delta'."""

@@ -35,7 +35,7 @@ def _units(units: str) -> str:
 
 def _sign(name: str, expr: sympy.Expr) -> int:
     """:func:`certified_sign`, with an undecidable sign reported as bad input naming ``name``."""
-    return decided_sign(name, expr, certified_sign)
+    return decided_sign(name, expr, sign=certified_sign)
 
 
 def _nonnegative(name: str, value: object) -> sympy.Expr:

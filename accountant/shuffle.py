@@ -177,7 +177,7 @@ def exact_truth(eps0: object, n: object, delta: object, *, k: object = None) -> 
     ``bounds="lower"`` and ``valid=False`` (they are certified, but not upper bounds, so no consumer of
     the shuffle bounds, calibration included, may use them). Beyond every limit: value None.
     """
-    x = validate_shuffle_inputs(eps0, n, delta, k)
+    x = validate_shuffle_inputs(eps0, n, delta, k=k)
     if x.k is None or x.k == 2:
         if x.n > MAX_EXACT_RR_N:
             return invalid("exact", f"n = {x.n} > {MAX_EXACT_RR_N}: too large for the exact computation",
@@ -203,8 +203,8 @@ def _within_eps0(row: BoundResult, cap: sympy.Expr) -> BoundResult:
     if upper is None or exact_sign(upper - cap) <= 0:
         return row
     return BoundResult(row.name, row.source, cap, row.units, True,
-                       f"{row.note}; the theorem gives {decimal_string(upper, 8)} > eps0 ||v||_1 = {cap}, which holds by "
-                       "post-processing (delta = 0)")
+                       f"{row.note}; the theorem gives {decimal_string(upper, digits=8)} > eps0 ||v||_1 = {cap}, "
+                       "which holds by post-processing (delta = 0)")
 
 
 def shuffle_bound(method: str, eps0: object, n: object, delta: object, *, k: object = None, l0: object = 1,
@@ -234,7 +234,7 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
         One :class:`BoundResult` per method. A broken validity condition gives ``valid=False`` with the
         reason in ``note``; bad arguments raise :class:`InvalidParameterError` naming the parameter.
     """
-    x = validate_shuffle_inputs(eps0, n, delta, k, l0=l0, l1=l1)
+    x = validate_shuffle_inputs(eps0, n, delta, k=k, l0=l0, l1=l1)
     if method is not None and method not in SHUFFLE_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(SHUFFLE_METHODS)}. Got {method!r}")
     l0, l1 = x.l0, x.l1

@@ -184,7 +184,7 @@ def blanket_delta(eps: object, eps0: object, n: object, *, kind: str = "hoeffdin
     if kind not in _KINDS:
         raise ValueError(f"kind must be 'hoeffding' or 'bennett'. Got {kind!r}")
     eps = to_exact("eps", eps)
-    x = validate_shuffle_inputs(eps0, n, sympy.Rational(1, 2), k)  # delta unused here
+    x = validate_shuffle_inputs(eps0, n, sympy.Rational(1, 2), k=k)  # delta unused here
     if exact_sign(eps - x.eps0) >= 0:
         return 0.0
     if exact_sign(eps) <= 0:
@@ -216,7 +216,7 @@ def _crossing(kind: str, eps0: float, n: int, k: int | None, delta: float) -> tu
 
 
 def _blanket(kind: str, eps0: object, n: object, delta: object, k: object) -> BoundResult:
-    x = validate_shuffle_inputs(eps0, n, delta, k)
+    x = validate_shuffle_inputs(eps0, n, delta, k=k)
     name = f"blanket-{kind}"
     d_lo, d_hi = enclose(x.delta)
     eps0_lo = enclose(x.eps0)[0]

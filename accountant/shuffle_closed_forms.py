@@ -161,7 +161,7 @@ def fmt23_closed(eps0: object, n: object, delta: object, *, k: object = None,
         Feldman, McMillan, Talwar (SODA 2023; arXiv:2208.04591 and its erratum, which limits Theorems 3.1
         and 3.2 to a class of randomizers); the closed form is FMT 2021's Lemma A.1 with p = 2/(e^eps0 + 1).
     """
-    x = validate_shuffle_inputs(eps0, n, delta, k)
+    x = validate_shuffle_inputs(eps0, n, delta, k=k)
     reason = stronger_clones_allowed(x.k, assume_stronger_clones)
     if reason:
         return invalid("fmt23-closed", reason)

@@ -122,7 +122,7 @@ def _require_count(name: str, value: object, minimum: int, maximum: int) -> int:
     return number
 
 
-def validate_shuffle_inputs(eps0: object, n: object, delta: object, k: object = None, *, l0: object = 1,
+def validate_shuffle_inputs(eps0: object, n: object, delta: object, *, k: object = None, l0: object = 1,
                             l1: object = None, eps0_name: str = "eps0", n_name: str = "n") -> ShuffleInputs:
     """Validate the arguments of every shuffle bound: the one place their answerable ranges are decided.
 

@@ -544,7 +544,7 @@ def exact_shuffled_krr_worst(eps0: object, k: object, n: object, delta: object) 
         InvalidParameterError: the enumeration exceeds :data:`MAX_EXACT_KRR_WORK` (see
             :func:`krr_worst_case_cost`), or an argument is out of range.
     """
-    x = validate_shuffle_inputs(eps0, n, delta, require_int("k", k, minimum=2))
+    x = validate_shuffle_inputs(eps0, n, delta, k=require_int("k", k, minimum=2))
     k = x.k
     if krr_worst_case_cost(x.n, k) is None:
         raise InvalidParameterError(f"n = {x.n} and k = {k} are too large for the exact k-RR worst case: "

@@ -656,7 +656,7 @@ def fmt23_numeric(eps0: object, n: object, delta: object, *, k: object = None,
     References:
         Feldman, McMillan, Talwar (SODA 2023; arXiv:2208.04591 with its erratum).
     """
-    x = validate_shuffle_inputs(eps0, n, delta, k)
+    x = validate_shuffle_inputs(eps0, n, delta, k=k)
     reason = stronger_clones_allowed(x.k, assume_stronger_clones)
     if reason:
         return invalid("fmt23-numeric", reason)

@@ -85,7 +85,7 @@ def shuffle_curves(eps0: object, delta: object, n_values: Iterable[object], *, k
     Raises:
         InvalidParameterError: bad eps0, delta, k or n (named), or an empty grid.
     """
-    validate_shuffle_inputs(eps0, 2, delta, k)  # fail fast, before the first (slow) evaluation
+    validate_shuffle_inputs(eps0, 2, delta, k=k)  # fail fast, before the first (slow) evaluation
     grid = sorted({require_int("n", n, minimum=2) for n in n_values})
     if not grid:
         raise InvalidParameterError("n_values must contain at least one n >= 2. Got []")

@@ -82,7 +82,7 @@ def nonnegative_everywhere(expr: sympy.Expr) -> tuple[bool | None, str]:
     return None, f"sympy could not decide the sign of {expr}"
 
 
-def square_certificate(expr: sympy.Expr, root: sympy.Expr, rest: sympy.Expr = sympy.Integer(0)
+def square_certificate(expr: sympy.Expr, root: sympy.Expr, *, rest: sympy.Expr = sympy.Integer(0)
                        ) -> tuple[bool | None, str]:
     """Whether ``expr`` == root^2 + rest identically with ``rest`` >= 0: a sum-of-squares proof of expr >= 0.
 

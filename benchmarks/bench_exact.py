@@ -72,7 +72,7 @@ def main() -> None:
     report["krr100_speedup"] = round(naive_seconds / seconds, 1)
 
     start = time.perf_counter()
-    geometric = make_mechanism("geometric", {"eps": "1/2", "lo": 0, "hi": 199})
+    geometric = make_mechanism("geometric", raw={"eps": "1/2", "lo": 0, "hi": 199})
     metric = Metric.from_matrix(geometric.inputs(), [[abs(a - b) for b in geometric.inputs()] for a in geometric.inputs()])
     certificate = check_finite(geometric, MetricDP("1/2"), relation=metric)
     report["metric200_verify_s"] = round(time.perf_counter() - start, 3)

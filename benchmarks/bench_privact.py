@@ -26,7 +26,7 @@ from dpcert.mechanisms.privact import compare_utility, social_graph_or_fallback
 
 def run_network(name: str, eps_values: list[str], seed: int, per_node: int, data_dir: str | None) -> dict:
     """One seed on one network: the non-private tree and one private tree per ε (:func:`compare_utility`)."""
-    graph = social_graph_or_fallback(name, data_dir, rng=seed)
+    graph = social_graph_or_fallback(name, directory=data_dir, rng=seed)
     result = compare_utility(graph, eps_values, np.random.default_rng(seed), iterations_per_node=per_node)
     row = {"network": name, "source": graph.source, "n": graph.n, "edges": graph.edge_count, "K": result.K,
            "seed": seed, "nonprivate_seconds": round(result.seconds, 1),

@@ -158,7 +158,7 @@ CATALOG: dict[str, MechanismEntry] = {
 }
 
 
-def make_mechanism(name: str, raw: Mapping[str, object] | None = None) -> Mechanism:
+def make_mechanism(name: str, *, raw: Mapping[str, object] | None = None) -> Mechanism:
     """Build the catalogued mechanism ``name`` from raw parameter values.
 
     Example:

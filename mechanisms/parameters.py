@@ -182,7 +182,7 @@ def to_exact(name: str, value: object) -> sympy.Expr:
     return expr
 
 
-def decided_sign(name: str, expr: sympy.Expr, sign: Callable[[sympy.Expr], int] = exact_sign) -> int:
+def decided_sign(name: str, expr: sympy.Expr, *, sign: Callable[[sympy.Expr], int] = exact_sign) -> int:
     """``sign(expr)``, with a sign that cannot be decided reported as bad input naming ``name``."""
     try:
         return sign(expr)

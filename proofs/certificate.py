@@ -19,7 +19,7 @@ _SHOWN_MAGNITUDE = 10_000
 """Beyond 10^+-10000 a decimal is shown as a certified 8-digit approximation (see :func:`shown_decimal`)."""
 
 
-def shown_decimal(value: sympy.Expr, digits: int = 12, *, upward: bool = True) -> str:
+def shown_decimal(value: sympy.Expr, *, digits: int = 12, upward: bool = True) -> str:
     """``value`` as a decimal for evidence and tables.
 
     Rounded outward with :func:`dpcert.proofs.rounding.decimal_string` (up, or down with ``upward=False``);
@@ -35,7 +35,7 @@ def shown_decimal(value: sympy.Expr, digits: int = 12, *, upward: bool = True) -
         if approx is not None and approx != 0 and abs(int(approx._mpf_[2]) + int(approx._mpf_[3])) > 3.33 * _SHOWN_MAGNITUDE:
             return f"about {sympy.Float(approx, 8)}"
     try:
-        return decimal_string(value, digits, upward=upward)
+        return decimal_string(value, digits=digits, upward=upward)
     except UndecidedSignError:  # a display must never turn a decided verdict into an error
         return "no decimal: its digits could not be certified"
 

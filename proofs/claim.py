@@ -78,7 +78,7 @@ def check(mechanism: Mechanism, guarantee: Guarantee, *, symbolic: bool = False,
 def mechanism_claim(id: str, source: str, name: str, parameters: Mapping[str, object], guarantee: Guarantee,
                     expected: Verdict, *, relation: NeighbourRelation | None = None, note: str = "") -> Claim:
     """A claim that the catalogued mechanism ``name`` at ``parameters`` satisfies ``guarantee``."""
-    return instance_claim(id, source, make_mechanism(name, dict(parameters)), guarantee, expected,
+    return instance_claim(id, source, make_mechanism(name, raw=dict(parameters)), guarantee, expected,
                           relation=relation, note=note)
 
 

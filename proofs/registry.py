@@ -30,6 +30,6 @@ def _all_claims() -> tuple[Claim, ...]:
 CLAIMS: tuple[Claim, ...] = _all_claims()
 
 
-def claims(source: str | None = None) -> Iterable[Claim]:
+def claims(*, source: str | None = None) -> Iterable[Claim]:
     """The registered claims, optionally only those whose source mentions ``source``."""
     return tuple(c for c in CLAIMS if source is None or source.lower() in c.source.lower())

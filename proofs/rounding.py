@@ -65,7 +65,7 @@ def float_lower(value: sympy.Expr) -> float:
     return _outward(value, -1)
 
 
-def decimal_string(value: sympy.Expr, digits: int = 12, *, upward: bool = True) -> str:
+def decimal_string(value: sympy.Expr, *, digits: int = 12, upward: bool = True) -> str:
     """``value`` as a decimal with ``digits`` significant digits, rounded up (or, with upward=False, down).
 
     The decimal is found from a proved ``digits + 15``-digit bracket (:func:`proved_bracket`; a plain

@@ -70,7 +70,7 @@ def composition_alpha0(alpha: object, m: object) -> sympy.Expr:
     return require_positive("alpha", alpha) / require_int("m", m, minimum=1)
 
 
-def linear_query_noise(ell: object, alpha: object, n: object = 1) -> sympy.Expr:
+def linear_query_noise(ell: object, alpha: object, *, n: object = 1) -> sympy.Expr:
     """The noise magnitude of PrivEMDLinear in the paper's example: l / alpha per user, l / (alpha sqrt n) averaged.
 
     With omega = 1/alpha (local model, Lemma 4.2) a one-dimensional query gets noise l g U with

@@ -221,7 +221,7 @@ def bernstein_constant_facts() -> tuple[SymbolicFact, ...]:
                         {"exact": (exact_sign(3 - sympy.Rational(4, 3) - root2) >= 0, "3 - 4/3 - sqrt(2) > 0")}),
         fact_from_cases("s mu + t <= (1 + sqrt(2)) s mu + 3 ln(1/delta)", source,
                         {"t <= sqrt(4 s mu ln(1/delta)) + (4/3) ln(1/delta)": square_certificate(
-                            dominance, quarter * v - l / quarter, (sympy.Rational(5, 3) - 1 / root2) * l**2)}),
+                            dominance, quarter * v - l / quarter, rest=(sympy.Rational(5, 3) - 1 / root2) * l**2)}),
     )
 
 

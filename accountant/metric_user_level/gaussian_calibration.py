@@ -35,7 +35,7 @@ def _float_delta(eps: float, sigma: float, sensitivity: float) -> float:
     return float(norm.cdf(a - b) - math.exp(eps) * norm.cdf(-a - b))
 
 
-def emd_gaussian_sigma(alpha: object, delta: object, ell: object = 1) -> BoundResult:
+def emd_gaussian_sigma(alpha: object, delta: object, *, ell: object = 1) -> BoundResult:
     """The smallest per-coordinate sigma (to 1e-9 relative, rounded up) for (alpha, delta)-local d_EM-DP.
 
     sigma solves delta_BW(alpha; ell, sigma) = delta (the supremum over d_EM = w in (0, 1] is at w = 1; see the

@@ -203,7 +203,7 @@ class ChainWitness:
         return self.is_chain and exact_sign(self.endpoint - self.printed(form)) > 0
 
 
-def fact_5_1_counterexample(eps: object, delta: object, k: object = 2) -> ChainWitness:
+def fact_5_1_counterexample(eps: object, delta: object, *, k: object = 2) -> ChainWitness:
     """The explicit chain of spec T17, with its exact hockey-stick divergences.
 
     With k = 2 and (eps, delta) = (2, 1/100) it gives D_{e^4}(P_0 || P_2) = delta (1 + e^2) = 0.0839 > 0.0739 =
@@ -249,7 +249,7 @@ def _witness_or_none(eps: sympy.Expr, delta: sympy.Expr, k: int) -> ChainWitness
     if exact_sign(eps) == 0 or exact_sign(delta) == 0 or k > MAX_WITNESS_STEPS:
         return None
     try:
-        return fact_5_1_counterexample(eps, delta, k)
+        return fact_5_1_counterexample(eps, delta, k=k)
     except InvalidParameterError:
         return None
 

@@ -221,7 +221,7 @@ def theorem_15_kl_constant() -> BoundResult:
 # Upper bounds on loss: Theorems 10 and 16
 # ---------------------------------------------------------------------------------------------
 
-def uniform_round_loss(m: object, T: object, R: object = 0) -> BoundResult:
+def uniform_round_loss(m: object, T: object, *, R: object = 0) -> BoundResult:
     """The expected number of uniform rounds, gamma T = m(R+1)T/(3T - R - 1) (<= m(R+1)/2 iff T >= R + 1).
 
     It bounds the expected loss of the rounds with Z_t = 1. Theorem 16's proof calls it O(R); it is
@@ -237,7 +237,7 @@ def uniform_round_loss(m: object, T: object, R: object = 0) -> BoundResult:
                    "gamma T; O(R+1), not the O(R) of Theorem 16's proof (spec A2)")
 
 
-def greedy_loss_bound(m: object, n: object, P: object, R: object = 0) -> BoundResult:
+def greedy_loss_bound(m: object, n: object, P: object, *, R: object = 0) -> BoundResult:
     """Every run: #{t : Z_t = 0 and the client dislikes b_t} <= ln((2R+1)n/((R+1)P)) / -ln(1 - 1/(2m(2R+1))).
 
     Such a round costs more than a rho = 1/(2m) fraction of the survivors one R-credit, so C^(R) shrinks
@@ -260,9 +260,9 @@ def _loss_upper(m: int, n: int, P: int, R: int, T: int, form: str, name: str, wh
         greedy = 2 * m * (2 * R + 1) * sympy.log(sympy.Rational((2 * R + 1) * n, (R + 1) * P))
         note = "paper's form: 2m(2R+1) ln((2R+1)n/((R+1)P)) + gamma T"
     else:
-        greedy = greedy_loss_bound(m, n, P, R).value
+        greedy = greedy_loss_bound(m, n, P, R=R).value
         note = "proof's form: ln((2R+1)n/((R+1)P)) / -ln(1 - 1/(2m(2R+1))) + gamma T"
-    uniform = uniform_round_loss(m, T, R)
+    uniform = uniform_round_loss(m, T, R=R)
     return _result(name if form == "paper" else f"{name}-tight", where, greedy + (uniform.value or 0), "loss",
                    _tau_conditions(m, T, R), note)
 
@@ -342,7 +342,7 @@ def lemma_18_bound(m: object, T: object, D: object, R: object, C: object) -> Bou
                    "per-round privacy loss in terms of the survivors' credit")
 
 
-def lemma_14_factor(m: object, D: object = 0, R: object = 0) -> BoundResult:
+def lemma_14_factor(m: object, *, D: object = 0, R: object = 0) -> BoundResult:
     """Lemmas 14 and 19: a leaky round (E_t != 0) shrinks C_t (W_t when D = R = 0) by 1 - 1/(3m(2D+2R+1)).
 
     References: 001_8845c8f909738498.txt, Lemma 14 (D = R = 0) and Lemma 19.
@@ -356,7 +356,7 @@ def lemma_14_factor(m: object, D: object = 0, R: object = 0) -> BoundResult:
                        "C_{t+1} <= factor * C_t after every leaky round")
 
 
-def leaky_round_bound(m: object, n: object, P: object, D: object = 0, R: object = 0) -> BoundResult:
+def leaky_round_bound(m: object, n: object, P: object, *, D: object = 0, R: object = 0) -> BoundResult:
     """Corollary of Lemmas 14/19: #{t : E_t(b) != 0} <= 1 + ln((2D+2R+1)n/((D+R+1)P)) / -ln(1 - 1/(3m(2D+2R+1))).
 
     C starts at <= (2D+2R+1)n, stays >= P(D+R+1) and shrinks by the Lemma 19 factor after each leaky round
@@ -462,7 +462,7 @@ def eps_bounds_gap(m: object, n: object, P: object, D: object, R: object, T: obj
 # ---------------------------------------------------------------------------------------------
 
 
-def online_recommendation_family(m: object, n: object, P: object, T: object, D: object = 0,
+def online_recommendation_family(m: object, n: object, P: object, T: object, *, D: object = 0,
                                  R: object = 0) -> list[BoundResult]:
     """``dpcert bound p-rec``: p-REC's loss and eps bounds side by side for one configuration.
 

@@ -60,8 +60,8 @@ def _corollary_21(name: str, info: BoundResult | None, n: int, p: sympy.Expr, mi
     if not info.valid:
         return BoundResult(name, source, None, "users", False, f"{info.name} does not apply: {info.note}",
                            bounds="lower")
-    lower = users_unreliable(info.upper_value, n, p)  # a larger MI bound gives a smaller (safe) threshold
-    upper = users_unreliable(info.lower_value, n, p)
+    lower = users_unreliable(info.upper_value, n, p_max=p)  # a larger MI bound gives a smaller (safe) threshold
+    upper = users_unreliable(info.lower_value, n, p_max=p)
     note = (f"non-adaptive users with i.i.d. sketches; per-user I <= {info.name} bound "
             f"({info.display()} nats, times log2 e for Fano in bits); fewer users give average error > {p}")
     if lower == upper:
@@ -70,7 +70,7 @@ def _corollary_21(name: str, info: BoundResult | None, n: int, p: sympy.Expr, mi
                        lower_value=lower, upper_value=upper, bounds="lower")
 
 
-def fano_family(N: object, eps: object, w: object = None, p_max: object = sympy.Rational(1, 2), K: object = 2,
+def fano_family(N: object, eps: object, *, w: object = None, p_max: object = sympy.Rational(1, 2), K: object = 2,
          d: object = 0) -> list[BoundResult]:
     """User counts below which every eps-LDP clustering learner is unreliable (Fano-type bounds).
 
@@ -100,10 +100,10 @@ def fano_family(N: object, eps: object, w: object = None, p_max: object = sympy.
     clusters = require_int("K", K, minimum=2)
     tolerance = require_int("d", d, minimum=0, maximum=n - 1)
     missing = "needs w (ratings per user)"
-    results = [theorem_7_user_threshold(n, e, p), theorem_7_user_threshold(n, e, p, form="paper"),
+    results = [theorem_7_user_threshold(n, e, p_max=p), theorem_7_user_threshold(n, e, p_max=p, form="paper"),
                _corollary_21("corollary21-lemma6", lemma_6_bound(e), n, p, missing),
                _corollary_21("corollary21-theorem13", None if k is None else theorem_13_bound(n, k, e), n, p, missing),
                _corollary_21("corollary21-theorem14", None if k is None else theorem_14_bound(n, k, e), n, p, missing),
-               theorem_23_user_threshold(n, clusters, tolerance, e, p),
-               theorem_23_user_threshold(n, clusters, tolerance, e, p, exact_tail=False)]
+               theorem_23_user_threshold(n, clusters, tolerance, e, p_max=p),
+               theorem_23_user_threshold(n, clusters, tolerance, e, p_max=p, exact_tail=False)]
     return results

@@ -62,7 +62,7 @@ def _log2_class(name: str, size: object, log2_size: object, *, minimum: int) -> 
     return value
 
 
-def fano_error_lower_bound(I_bits: object, M: object = None, *, log2_M: object = None) -> sympy.Expr:
+def fano_error_lower_bound(I_bits: object, *, M: object = None, log2_M: object = None) -> sympy.Expr:
     """Lemma 5 (Fano): ``P[H_hat != H] >= max(0, 1 - (I + 1)/log2 M)`` for H uniform on M hypotheses.
 
     Args:
@@ -79,7 +79,7 @@ def fano_error_lower_bound(I_bits: object, M: object = None, *, log2_M: object =
     return _max0(1 - (info + 1) / log2m)
 
 
-def fano_distortion_lower_bound(I_bits: object, M: object = None, M_d: object = None, *, log2_M: object = None,
+def fano_distortion_lower_bound(I_bits: object, *, M: object = None, M_d: object = None, log2_M: object = None,
                                 log2_M_d: object = None) -> sympy.Expr:
     """Lemma 20 (Fano with distortion): ``P[d(Z_hat, Z) > d] >= 1 - (I + 1)/(log2 M - log2 M_d)``.
 
@@ -97,7 +97,7 @@ def fano_distortion_lower_bound(I_bits: object, M: object = None, M_d: object = 
     return _max0(1 - (info + 1) / gap)
 
 
-def ldp_fano_distortion(U: object, eps: object, M: object = None, M_d: object = None, *, log2_M: object = None,
+def ldp_fano_distortion(U: object, eps: object, *, M: object = None, M_d: object = None, log2_M: object = None,
                         log2_M_d: object = None) -> sympy.Expr:
     """Corollary 22: ``P_e >= 1 - (1/ln 2)(U eps + 1)/(log2 M - log2 M_d)`` for U eps-LDP users.
 
@@ -117,7 +117,7 @@ def ldp_fano_distortion(U: object, eps: object, M: object = None, M_d: object = 
     return _max0(1 - LOG2E * (users * e + 1) / gap)
 
 
-def users_unreliable(I_per_user_nats: object, log2M: object, p_max: object = sympy.Rational(1, 2)) -> sympy.Expr:
+def users_unreliable(I_per_user_nats: object, log2M: object, *, p_max: object = sympy.Rational(1, 2)) -> sympy.Expr:
     """Corollary 21: with fewer than ``((1 - p_max) log2 M - 1) / (I log2 e)`` users, average error > p_max.
 
     For non-adaptive learners whose users' sketches are i.i.d. given the hypothesis, each carrying at
@@ -142,8 +142,8 @@ def users_unreliable(I_per_user_nats: object, log2M: object, p_max: object = sym
 # Theorem 7 and its printed constant
 # ---------------------------------------------------------------------------------------------
 
-def theorem_7_user_threshold(N: object, eps: object, p_max: object = sympy.Rational(1, 2), *,
-                            form: str = "corrected") -> BoundResult:
+def theorem_7_user_threshold(N: object, eps: object, *, p_max: object = sympy.Rational(1, 2),
+                             form: str = "corrected") -> BoundResult:
     """Theorem 7: any eps-LDP learner (adaptive or not) of a uniform C_N in {0,1}^N is unreliable if U < T.
 
     ``form="corrected"``: ``T = ((1 - p_max) N - 1)/(eps log2 e)``, exactly what Fano (Lemma 5) with
@@ -222,7 +222,7 @@ def theorem_7_paper_witness(N: object, eps: object) -> FanoWitness:
     return FanoWitness(n, e, users, threshold, bound, sympy.Rational(1, 2))
 
 
-def theorem_10_user_threshold(N: object, p_max: object = sympy.Rational(1, 2)) -> BoundResult:
+def theorem_10_user_threshold(N: object, *, p_max: object = sympy.Rational(1, 2)) -> BoundResult:
     """Theorem 10 with its constant: 1-bit non-private sketches (w = 1) need ``U >= ((1 - p_max) N - 1) N ln 2``.
 
     Each 1-bit sketch of (I, Z_I) carries at most 1/N nats (Theorem 10, exact bound), so with i.i.d.
@@ -233,7 +233,7 @@ def theorem_10_user_threshold(N: object, p_max: object = sympy.Rational(1, 2)) -
     """
     n = require_int("N", N, minimum=2)
     p = _probability_open("p_max", p_max)
-    return BoundResult("theorem10", f"{SOURCE}, Theorem 10", users_unreliable(sympy.Rational(1, n), n, p),
+    return BoundResult("theorem10", f"{SOURCE}, Theorem 10", users_unreliable(sympy.Rational(1, n), n, p_max=p),
                        "users", True, "non-private 1-bit sketches, w = 1, non-adaptive users; I <= 1/N nats each",
                        bounds="lower")
 
@@ -294,8 +294,8 @@ def _appendix_a_params(N: object, K: object, d: object) -> tuple[int, int, int]:
     return n, k, dd
 
 
-def theorem_23_user_threshold(N: object, K: object, d: object, eps: object, p_max: object = sympy.Rational(1, 2), *,
-                             exact_tail: bool = True) -> BoundResult:
+def theorem_23_user_threshold(N: object, K: object, d: object, eps: object, *, p_max: object = sympy.Rational(1, 2),
+                              exact_tail: bool = True) -> BoundResult:
     """Theorem 23: eps-LDP learning of a K-clustering of N items within Hamming tolerance d.
 
     With H all labelled maps [N] -> [K] (M = K^N) and Hamming balls of radius d

@@ -159,7 +159,7 @@ def lemma_9_rhs(channel: object, N: object, w: object) -> sympy.Expr:
     return _rational(total) if isinstance(total, Fraction) else cancel_exponentials(sympy.sympify(total))
 
 
-def lemma_25_rhs(posterior: Mapping[Record, object], z_law: object, N: object | None = None) -> sympy.Expr:
+def lemma_25_rhs(posterior: Mapping[Record, object], z_law: object, *, N: object | None = None) -> sympy.Expr:
     """The general channel-mismatch bound of Lemma 25 (= Lemma 18) for one sketch value s, in nats.
 
     ``RHS_s = sum_{(i,a),(i',a')} p_s(i,a) p_s(i',a') [1{a ≡ a'} P(Z_{i∪i'} = a∪a') / (P(Z_i=a) P(Z_i'=a')) - 1]``

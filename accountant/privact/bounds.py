@@ -225,7 +225,7 @@ def expected_noisy_quality(counts: np.ndarray, tree: ClusterTree, sigma: object)
 # The command line's bound family
 # ---------------------------------------------------------------------------------------------
 
-def privact_family(n: object, eps_edge: object, K: object = None) -> list[BoundResult]:
+def privact_family(n: object, eps_edge: object, *, K: object = None) -> list[BoundResult]:
     """``dpcert bound privact``: every bound of the paper for n users at per-edge ε (σ = 2/ε_edge).
 
     K defaults to ⌊ln n⌋ (the paper's bins). Returns Lemmas 6.1–6.3, Theorem 6 (heuristic, see its note),

@@ -167,7 +167,7 @@ class VotingChain:
     P: int
 
 
-def lemma_8_chain(T: int, P: int, t: int = 0) -> VotingChain:
+def lemma_8_chain(T: int, P: int, *, t: int = 0) -> VotingChain:
     """Lemma 8's chain V_A^(1), ..., V_A^(P), V, V_B^(P), ..., V_B^(1) for the split round ``t`` (m = 2).
 
     Alice likes object 0 in every round; Bob likes object 1 in round t and object 0 elsewhere. Pool

@@ -45,7 +45,7 @@ def input_count(N: int, w: int) -> int:
     return math.comb(N, w) * 2**w
 
 
-def require_enumerable(name: str, N: int, w: int, outputs: int = 2) -> None:
+def require_enumerable(name: str, N: int, w: int, *, outputs: int = 2) -> None:
     """Raise unless the input space and the channel are small enough to enumerate exactly."""
     size = input_count(N, w)
     if size > MAX_ENUMERATED_INPUTS:

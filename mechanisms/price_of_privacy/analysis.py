@@ -192,7 +192,7 @@ def maxsense_delta_min(alpha: Sequence[object], beta: Sequence[object], b: Seque
 
 
 def pairwise_same_rating_probability(alpha: Sequence[object], b: Sequence[Sequence[object]], l: int, m: int,
-                                     rule: str = "both-rated-equal") -> Exact:
+                                     *, rule: str = "both-rated-equal") -> Exact:
     """P(S0 = 1 | both items rated) for items of clusters l and m, over a random user.
 
     b_lm = sum_k alpha_k (b_kl b_km + (1 - b_kl)(1 - b_km)) for rules (a) and (b) (same rating);
@@ -236,7 +236,7 @@ def pairwise_pair_probability(alpha: Sequence[object], b: Sequence[Sequence[obje
     else:
         r = sympy.Rational(w, N)
         both, one, neither = r * r, r * (1 - r), (1 - r) ** 2
-    s0 = both * pairwise_same_rating_probability(a, rows, l, m, rule)
+    s0 = both * pairwise_same_rating_probability(a, rows, l, m, rule=rule)
     if rule == "literal":  # unrated items count as 0: neither rated, or one rated negatively
         s0 += neither + one * sympy.Add(*(ak * ((1 - row[l]) + (1 - row[m])) for ak, row in zip(a, rows)))
     t = sympy.exp(require_positive("eps", eps))
@@ -261,7 +261,7 @@ def multimaxsense_tight_epsilon(eps: object, Q: int, nonempty: int, w: int) -> E
     return eps * sympy.Rational(min(nonempty, 2 * w), Q)
 
 
-def multimaxsense_rate_factor(eps: object, Q: int | None = None) -> Exact:
+def multimaxsense_rate_factor(eps: object, *, Q: int | None = None) -> Exact:
     """Q eps_hat(eps/Q)^2: Multi-MaxSense's users needed scale as 1 / this (Theorem 16's proof, U -> QU).
 
     With Q = ceil(eps) (the default) and eps >= 1, eps/Q lies in (1/2, 1], so eps_hat(eps/Q) >

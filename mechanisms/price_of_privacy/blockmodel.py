@@ -82,7 +82,7 @@ def cluster_sizes(proportions: Sequence[object], n: int) -> np.ndarray:
 
 
 def distinct_uniform_items(counts: np.ndarray, N: int, rng: np.random.Generator,
-                           width: int | None = None) -> np.ndarray:
+                           *, width: int | None = None) -> np.ndarray:
     """Rows of distinct uniform items: row r holds a uniform counts[r]-subset of [N], padded with -1.
 
     Sparse regime (width <= N/8): draw with replacement and redraw repeated entries until every row is
@@ -263,7 +263,7 @@ class BlockModel:
         else:
             counts = rng.binomial(self.N, self.w / self.N, size=n).astype(np.int64)
             width = int(counts.max(initial=0))
-        items = distinct_uniform_items(counts, self.N, rng, width)
+        items = distinct_uniform_items(counts, self.N, rng, width=width)
         valid = items >= 0
         probability = self.b_float[np.asarray(user_classes)[:, None], item_clusters[np.where(valid, items, 0)]]
         ratings = (rng.random(items.shape) < probability) & valid

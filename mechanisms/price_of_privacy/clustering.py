@@ -80,7 +80,7 @@ def item_error_rate(labels: np.ndarray, true_labels: np.ndarray) -> float:
 
 
 def make_result(algorithm: str, labels: np.ndarray, true_labels: np.ndarray, seconds: float, users: int,
-                scores: np.ndarray | None = None) -> ClusteringResult:
+                *, scores: np.ndarray | None = None) -> ClusteringResult:
     """A :class:`ClusteringResult` with the error rate and exact-recovery flag filled in."""
     error = item_error_rate(labels, true_labels)
     return ClusteringResult(algorithm, np.asarray(labels), np.asarray(true_labels), float(error), bool(error == 0.0),

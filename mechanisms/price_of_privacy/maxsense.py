@@ -184,4 +184,4 @@ def simulate_maxsense(model: BlockModel, U: int, eps: object, *, theta: object =
     scores = maxsense_scores(model, item_clusters, U, eps, theta=theta, rng=rng, sensing=sensing,
                              batch_size=batch_size, progress=progress)
     labels = kmeans_1d(scores, model.L, rng)
-    return make_result("maxsense", labels, item_clusters, time.perf_counter() - start, U, scores)
+    return make_result("maxsense", labels, item_clusters, time.perf_counter() - start, U, scores=scores)

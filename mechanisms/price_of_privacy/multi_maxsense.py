@@ -31,7 +31,7 @@ __all__ = ["block_sensed_bits", "multi_maxsense_parameters", "multi_maxsense_sco
 _CELLS_PER_BATCH = 2_000_000
 
 
-def multi_maxsense_parameters(model: BlockModel, eps: object, Q: int | None = None,
+def multi_maxsense_parameters(model: BlockModel, eps: object, *, Q: int | None = None,
                               block_size: int | None = None) -> tuple[sympy.Expr, int, int]:
     """Validated (eps, Q, block size): Q = ceil(eps) and block size N // w by default; Q * block size <= N.
 
@@ -84,7 +84,7 @@ def multi_maxsense_scores(model: BlockModel, item_clusters: np.ndarray, U: int, 
 
     References: 000_0c6e7fdc3fd68303.txt, Theorem 16 (Fig. 3).
     """
-    eps, Q, block_size = multi_maxsense_parameters(model, eps, Q, block_size)
+    eps, Q, block_size = multi_maxsense_parameters(model, eps, Q=Q, block_size=block_size)
     U = require_int("U", U, minimum=1)
     rng = as_generator(rng)
     N = model.N
@@ -95,7 +95,7 @@ def multi_maxsense_scores(model: BlockModel, item_clusters: np.ndarray, U: int, 
         batch_size = int(max(1, min(model.default_batch_size(), _CELLS_PER_BATCH // (N if 2 * width > N else width))))
     scores = np.zeros(N, dtype=np.int64)
     for part, batch in model.user_batches(user_classes, item_clusters, rng, batch_size):
-        blocks = distinct_uniform_items(np.full(batch.users, width), N, rng, width)
+        blocks = distinct_uniform_items(np.full(batch.users, width), N, rng, width=width)
         s0 = block_sensed_bits(batch, blocks, Q, block_size, N)
         released = np.where(rng.random(s0.shape) < keep, s0, ~s0)
         on = np.repeat(released, block_size, axis=1)
@@ -127,9 +127,9 @@ def simulate_multi_maxsense(model: BlockModel, U: int, eps: object, *, Q: int | 
     """
     start = time.perf_counter()
     rng = as_generator(rng)
-    multi_maxsense_parameters(model, eps, Q, block_size)
+    multi_maxsense_parameters(model, eps, Q=Q, block_size=block_size)
     item_clusters = model.item_clusters(rng)
     scores = multi_maxsense_scores(model, item_clusters, U, eps, Q=Q, block_size=block_size, rng=rng,
                                    batch_size=batch_size, progress=progress)
     labels = kmeans_1d(scores, model.L, rng)
-    return make_result("multi-maxsense", labels, item_clusters, time.perf_counter() - start, U, scores)
+    return make_result("multi-maxsense", labels, item_clusters, time.perf_counter() - start, U, scores=scores)

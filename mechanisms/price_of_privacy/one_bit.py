@@ -43,7 +43,7 @@ def membership_scheme_mean_users(N: int, *, adaptive: bool = True) -> Fraction:
     return 2 * N * N * sum(Fraction(1, k) for k in range(1, N + 1))
 
 
-def coupon_collector_mean_users(N: int, q: object = 1) -> sympy.Expr:
+def coupon_collector_mean_users(N: int, *, q: object = 1) -> sympy.Expr:
     """E[users] when each user reveals (I, Z) with probability q: N H_N / q (exact).
 
     With k items still unseen a user reveals a new one with probability q k / N, so the count is a sum

@@ -159,4 +159,4 @@ def simulate_pairwise_preference(model: BlockModel, U: int, eps: object, *, rule
                                        progress=progress)
     profiles = spectral_profiles(a_hat, model.L, rng)
     labels = kmeans_rows(profiles, model.L, rng, restarts=restarts)
-    return make_result("pairwise-preference", labels, item_clusters, time.perf_counter() - start, U, profiles)
+    return make_result("pairwise-preference", labels, item_clusters, time.perf_counter() - start, U, scores=profiles)

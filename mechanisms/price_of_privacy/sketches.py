@@ -183,7 +183,7 @@ class _UserSketch(FiniteMechanism):
 
     def inputs(self) -> list[UserData]:
         """Every user data (W, R) in [N]_w x {0,1}^w (C(N, w) * 2^w <= 20000 of them)."""
-        require_enumerable(self.name, self.N, self.w, self._output_count())
+        require_enumerable(self.name, self.N, self.w, outputs=self._output_count())
         return list(enumerate_user_data(self.N, self.w))
 
     def validate_input(self, x: Hashable) -> None:

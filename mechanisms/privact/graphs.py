@@ -134,7 +134,7 @@ class SocialGraph:
         return cls(len(index), edges.reshape(-1, 2), name)
 
 
-def read_edge_list(path: str | os.PathLike[str], name: str | None = None) -> SocialGraph:
+def read_edge_list(path: str | os.PathLike[str], *, name: str | None = None) -> SocialGraph:
     """Read ``u<TAB>v`` lines (integer ids; an edge may appear in one or both directions).
 
     Vertex ids are relabelled 0..n-1 in increasing order; self-loops and repeats are dropped.
@@ -149,7 +149,7 @@ def read_edge_list(path: str | os.PathLike[str], name: str | None = None) -> Soc
     return SocialGraph(int(ids.size), edges, name or path.parent.name, str(path))
 
 
-def social_graphs_dir(directory: str | os.PathLike[str] | None = None) -> Path | None:
+def social_graphs_dir(*, directory: str | os.PathLike[str] | None = None) -> Path | None:
     """The folder holding ``<network>/edges.txt``, or None when it is absent.
 
     Looked up in order: ``directory``; the environment variable ``DPCERT_SOCIAL_GRAPHS``;
@@ -178,28 +178,28 @@ def _network_name(name: str) -> str:
     return name
 
 
-def load_social_graph(name: str, directory: str | os.PathLike[str] | None = None) -> SocialGraph:
+def load_social_graph(name: str, *, directory: str | os.PathLike[str] | None = None) -> SocialGraph:
     """The LCC of a real network of Table 1 (``lastfm``, ``delicious`` or ``douban``).
 
     Raises:
         InvalidParameterError: for an unknown name, or when the data folder or file is absent.
     """
     name = _network_name(name)
-    folder = social_graphs_dir(directory)
+    folder = social_graphs_dir(directory=directory)
     if folder is None:
         raise InvalidParameterError(f"directory must hold the social-graph data (set {SOCIAL_GRAPHS_ENV}). "
                                     f"Got {directory!r}")
-    return read_edge_list(folder / name / "edges.txt", name).largest_connected_component()
+    return read_edge_list(folder / name / "edges.txt", name=name).largest_connected_component()
 
 
-def social_graph_or_fallback(name: str, directory: str | os.PathLike[str] | None = None,
+def social_graph_or_fallback(name: str, *, directory: str | os.PathLike[str] | None = None,
                              rng: np.random.Generator | int = 0) -> SocialGraph:
     """The real network's LCC when its file is found, else the LCC of a G(n, m) random graph with
     Table 1's n and |E| (source ``"generated"``) drawn with ``rng``."""
     name = _network_name(name)
-    folder = social_graphs_dir(directory)
+    folder = social_graphs_dir(directory=directory)
     if folder is not None and (folder / name / "edges.txt").is_file():
-        return load_social_graph(name, folder)
+        return load_social_graph(name, directory=folder)
     n, m, _ = TABLE1[name]
     seed = int(as_generator(rng).integers(2**32))
     graph = SocialGraph.from_networkx(nx.gnm_random_graph(n, m, seed=seed), f"{name}-like G(n, m)")

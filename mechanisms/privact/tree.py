@@ -333,7 +333,7 @@ def _grow(n: int, targets: Sequence[int]) -> ClusterTree:
 
 # --- dissimilarities and quality --------------------------------------------------------------
 
-def validate_dissimilarity(S: object, n: int | None = None) -> np.ndarray:
+def validate_dissimilarity(S: object, *, n: int | None = None) -> np.ndarray:
     """S as a square symmetric array with finite, non-negative off-diagonal entries.
 
     Integer and float arrays keep their dtype; nested lists of ints/Fractions become exact object arrays.
@@ -367,7 +367,7 @@ def _block_sum(S: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> object:
 
 def cross_sums(tree: ClusterTree, S: object) -> dict[int, object]:
     """Σ_{x∈L_λ, y∈R_λ} S(x, y) for every internal node λ."""
-    S = validate_dissimilarity(S, tree.n)
+    S = validate_dissimilarity(S, n=tree.n)
     return {v: _block_sum(S, tree.leaves(a), tree.leaves(b)) for v in tree.postorder for a, b in [tree.children(v)]}
 
 
@@ -404,7 +404,7 @@ def swap_delta(tree: ClusterTree, S: object, node: int, config: int) -> object:
     References: 004_a0cddc0a7a24fb37.txt, Appendix A.1 (proof of Theorem 3); spec TC-T5.
     """
     node, config = tree._check_move(node, config)
-    S = validate_dissimilarity(S, tree.n)
+    S = validate_dissimilarity(S, n=tree.n)
     a, b = tree.children(node)
     moved, stay = (a, b) if config == 0 else (b, a)
     c = tree.sibling(node)

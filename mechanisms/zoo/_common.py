@@ -14,7 +14,7 @@ from dpcert.mechanisms.parameters import InvalidParameterError
 __all__ = ["ZooMechanism", "as_vector"]
 
 
-def as_vector(x: Hashable, length: int, name: str = "x") -> np.ndarray:
+def as_vector(x: Hashable, length: int, *, name: str = "x") -> np.ndarray:
     """``x`` as a float vector of the given length (a tuple of query answers or bin counts)."""
     try:
         v = np.asarray(x, dtype=float)

@@ -266,12 +266,12 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
         if progress is not None:
             progress(drawn[0], total)
 
-    selection = draw_all(sampler, inputs, n_select, select_seed, chunk, executor, advance)
+    selection = draw_all(sampler, inputs, n_select, select_seed, chunk, executor, progress=advance)
     continuous = is_continuous(np.concatenate(selection))
     events = [select_event(selection[position(a)], selection[position(b)], continuous, n_confirm, alpha, delta_f)[0]
               for a, b in ordered]
     del selection
-    confirmation = draw_all(sampler, inputs, n_confirm, confirm_seed, chunk, executor, advance)
+    confirmation = draw_all(sampler, inputs, n_confirm, confirm_seed, chunk, executor, progress=advance)
 
     best: tuple[float, AuditWitness] | None = None
     for (a, b), event in zip(ordered, events):

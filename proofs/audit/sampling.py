@@ -44,7 +44,7 @@ def _check(x: Hashable, size: int, out: object) -> np.ndarray:
 
 def draw_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np.random.SeedSequence,
              chunk: int, executor: Executor | None,
-             progress: Callable[[int], None] | None = None) -> list[np.ndarray]:
+             *, progress: Callable[[int], None] | None = None) -> list[np.ndarray]:
     """``size`` outputs per input, drawn in chunks of at most ``chunk`` with spawned seeds.
 
     ``progress(n)`` is called after each chunk of n samples has arrived.

@@ -42,7 +42,7 @@ def _build(name: str, raw: dict[str, str], eps: str):
         merged = dict(raw)
         if "eps" in params and "eps" not in merged:
             merged["eps"] = eps
-        return make_mechanism(name, merged)
+        return make_mechanism(name, raw=merged)
     raise InvalidParameterError(f"MECH must be a zoo mechanism ({', '.join(sorted(ZOO))}) or a catalogue "
                                 f"mechanism ({', '.join(CATALOG)}). Got {name!r}")
 

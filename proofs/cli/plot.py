@@ -96,7 +96,7 @@ def plot_command(family: str, params: tuple[str, ...], out: str | None, as_json:
     for name in ("n_min", "n_max"):  # the shuffle bounds' answerable n, named as the plot's parameter
         require_int(name, inputs[name], minimum=2, maximum=N_MAX)
     grid = log_n_grid(inputs["n_min"], inputs["n_max"], inputs["points"])
-    checked = validate_shuffle_inputs(inputs["eps0"], 2, inputs["delta"], inputs["k"])
+    checked = validate_shuffle_inputs(inputs["eps0"], 2, inputs["delta"], k=inputs["k"])
     target = _writable(out, PLOT_FORMATS)  # checked before the computation
     with progress_bar() as progress:
         task = progress.add_task("evaluating shuffle bounds", total=len(grid))

@@ -110,7 +110,7 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
             if sympy.ceiling(eps) * block_size > N:
                 raise InvalidParameterError(f"eps must be at most N // block_size = {N // block_size} (the default "
                                             f"Q = ceil(eps) disjoint blocks of {block_size} items), or give Q. Got {eps}")
-        _, Q, block_size = multi_maxsense_parameters(model, eps, raw.get("Q"), raw.get("block_size"))
+        _, Q, block_size = multi_maxsense_parameters(model, eps, Q=raw.get("Q"), block_size=raw.get("block_size"))
         per_user += N if 8 * Q * block_size > N else Q * block_size
         names = "U x (rated items w, or N when 8 w > N, + Q x block_size)"
     else:
@@ -234,7 +234,7 @@ def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
     from dpcert.mechanisms.privact import compare_utility, social_graph_or_fallback
 
     network, eps_values, per_node, data_dir = _privact_inputs(raw)
-    graph = social_graph_or_fallback(network, data_dir, rng=seed)
+    graph = social_graph_or_fallback(network, directory=data_dir, rng=seed)
     _budget("GENTREE moves", "(eps_edge values + 1) x n x iterations_per_node", (len(eps_values) + 1) * graph.n * per_node,
             PRIVACT_MOVES_MAX, "about a minute")
     with progress_bar() as bar:

@@ -29,12 +29,12 @@ __all__ = ["claims_command", "epsilon_command", "mechanisms_command", "verify_co
 
 
 def _mechanism(name: str, params: Sequence[str]) -> Mechanism:
-    return make_mechanism(name, parse_params(params))
+    return make_mechanism(name, raw=parse_params(params))
 
 
 def _bounded(value: sympy.Expr, digits: int = 12, *, upward: bool = True) -> str:
     """``<= x`` (or ``>= x``) with x rounded outward, or ``about x`` for astronomically large or small values."""
-    shown = shown_decimal(value, digits, upward=upward)
+    shown = shown_decimal(value, digits=digits, upward=upward)
     return shown if shown.startswith("about") else ("<= " if upward else ">= ") + shown
 
 
@@ -202,7 +202,7 @@ def claims_command(source: str | None, as_json: bool) -> None:
     """
     from dpcert.proofs.registry import claims
 
-    selected = claims(source)
+    selected = claims(source=source)
     if not selected:
         raise InvalidParameterError(f"--source matches no registered claim. Got {source!r}")
     results = []

@@ -183,7 +183,7 @@ def test_ledger_records_and_reports():
     mixed.record("b", 2, R(1, 1000))
     assert mixed.basic().value == 3 and "delta = 1/1000" in mixed.basic().note
     assert not mixed.optimal(R(1, 100)).valid and not mixed.exact(R(1, 100)).valid
-    assert basic_composition([1, 2], [R(1, 10), 0]).note.endswith("delta = 1/10")
+    assert basic_composition([1, 2], delta=[R(1, 10), 0]).note.endswith("delta = 1/10")
     with pytest.raises(InvalidParameterError, match="empty"):
         PrivacyLedger().basic()
 
@@ -199,7 +199,7 @@ INVALID = [
     pytest.param(lambda: composition_family(1, 3, -R(1, 10)), "delta", id="delta-negative"),
     pytest.param(lambda: composition_family(1, 3, R(1, 10), delta0=2), "delta0", id="delta0"),
     pytest.param(lambda: basic_composition([]), "eps", id="basic-empty"),
-    pytest.param(lambda: basic_composition([1, 2], [0]), "delta", id="basic-lengths"),
+    pytest.param(lambda: basic_composition([1, 2], delta=[0]), "delta", id="basic-lengths"),
     pytest.param(lambda: compose_channels([]), "eps or delta", id="channels-neither"),
     pytest.param(lambda: compose_channels([[[1]]], delta=0), "inputs", id="channels-one-input"),
     pytest.param(lambda: PrivacyLossDistribution.from_pair([1], [R(1, 2), R(1, 2)]), "equal length", id="pld-len"),

@@ -38,8 +38,8 @@ OUTSIDE = [
     pytest.param(lambda: validate_shuffle_inputs(1, 100, "1e-101"), "delta", "[10^-100, 1)", id="delta-tiny"),
     pytest.param(lambda: validate_shuffle_inputs(1, 100, "1e-400"), "delta", "[10^-100, 1)", id="delta-1e-400"),
     pytest.param(lambda: validate_shuffle_inputs(1, 100, 1), "delta", "[10^-100, 1)", id="delta-one"),
-    pytest.param(lambda: validate_shuffle_inputs(1, 100, "1e-6", 1), "k", "[2, 10^6]", id="k-one"),
-    pytest.param(lambda: validate_shuffle_inputs(1, 100, "1e-6", 10**6 + 1), "k", "[2, 10^6]", id="k-above"),
+    pytest.param(lambda: validate_shuffle_inputs(1, 100, "1e-6", k=1), "k", "[2, 10^6]", id="k-one"),
+    pytest.param(lambda: validate_shuffle_inputs(1, 100, "1e-6", k=10**6 + 1), "k", "[2, 10^6]", id="k-above"),
     pytest.param(lambda: validate_shuffle_inputs(1, 100, "1e-6", l0=101), "l0", "[1, 100]", id="l0-above-n"),
     pytest.param(lambda: validate_shuffle_inputs(1, 100, "1e-6", l0=2, l1="1e-13"), "l1", "[10^-12, 2]", id="l1-tiny"),
     pytest.param(lambda: validate_shuffle_inputs(1, 100, "1e-6", l0=2, l1=3), "l1", "[10^-12, 2]", id="l1-above"),
@@ -63,7 +63,7 @@ def test_outside_the_range_names_the_parameter_and_the_range(call, parameter, al
 
 
 def test_the_range_ends_are_accepted():
-    x = validate_shuffle_inputs("1e-12", 10**30, "1e-100", 10**6, l0=10**30, l1="1e-12")
+    x = validate_shuffle_inputs("1e-12", 10**30, "1e-100", k=10**6, l0=10**30, l1="1e-12")
     assert (x.eps0, x.n, x.delta, x.k, x.l0, x.l1) == (sympy.Rational(1, 10**12), 10**30, sympy.Rational(1, 10**100),
                                                      10**6, 10**30, sympy.Rational(1, 10**12))
     assert validate_shuffle_inputs(700, 2, "0.999999").eps0 == 700

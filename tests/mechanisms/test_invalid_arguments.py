@@ -62,7 +62,7 @@ GOOD_UTILITIES = [[0, 1], [1, 1]]
 
 def build(name, **raw):
     """make_mechanism with every value as the command line would pass it: a string."""
-    return lambda: make_mechanism(name, {k: str(v) for k, v in raw.items()})
+    return lambda: make_mechanism(name, raw={k: str(v) for k, v in raw.items()})
 
 
 def call(function, *args, **kwargs):
@@ -341,6 +341,6 @@ def test_valid_arguments_are_accepted():
     assert ApproxDP(1, "1 - 1e-12").delta == 1 - sympy.Rational(1, 10**12)
     assert Edges(((0, 1),)).pairs == ((0, 1),)
     assert len(ExactChannel.from_matrix([[1, 0], [0, 1]]).inputs) == 2
-    assert make_mechanism("exponential", {"eps": "1", "utilities": "[[0, \"1/2\"], [1, 1]]"}).utilities[0][1] == \
+    assert make_mechanism("exponential", raw={"eps": "1", "utilities": "[[0, \"1/2\"], [1, 1]]"}).utilities[0][1] == \
         sympy.Rational(1, 2)
     assert isinstance(AllPairs().description, str)

@@ -48,25 +48,25 @@ def catalogue_cases(draw):
     kind = draw(st.sampled_from(["randomized-response", "k-rr", "unary-encoding", "geometric",
                                  "geometric-renormalized", "exponential"]))
     if kind == "randomized-response":
-        return make_mechanism(kind, {"eps": eps}), oracle.randomized_response(eps, 2), None, eps
+        return make_mechanism(kind, raw={"eps": eps}), oracle.randomized_response(eps, 2), None, eps
     if kind == "k-rr":
         k = draw(st.integers(2, 5))
-        return make_mechanism(kind, {"k": k, "eps": eps}), oracle.randomized_response(eps, k), None, eps
+        return make_mechanism(kind, raw={"k": k, "eps": eps}), oracle.randomized_response(eps, k), None, eps
     if kind == "unary-encoding":
         k, variant = draw(st.integers(2, 3)), draw(st.sampled_from(["sue", "oue"]))
-        mechanism = make_mechanism(kind, {"k": k, "eps": eps, "variant": variant})
+        mechanism = make_mechanism(kind, raw={"k": k, "eps": eps, "variant": variant})
         return mechanism, oracle.unary_encoding(eps, k, variant), None, eps
     if kind in ("geometric", "geometric-renormalized"):
         lo = draw(st.integers(-3, 3))
         hi = lo + draw(st.integers(1, 4))
         build = oracle.geometric if kind == "geometric" else oracle.geometric_renormalized
         channel = build(eps, lo, hi)
-        return make_mechanism(kind, {"eps": eps, "lo": lo, "hi": hi}), channel, oracle.one_apart(channel), eps
+        return make_mechanism(kind, raw={"eps": eps, "lo": lo, "hi": hi}), channel, oracle.one_apart(channel), eps
     rows = draw(st.integers(2, 3))
     utilities = draw(st.lists(st.lists(st.sampled_from(["0", "1", "2", "1/2", "3/2"]), min_size=2, max_size=2),
                               min_size=rows, max_size=rows))
     eps = eps if sympy.sympify(eps.replace("e-", "*10**-")) <= 1000 else "1000"  # keeps the weights' spread in range
-    mechanism = make_mechanism(kind, {"eps": eps, "utilities": str(utilities).replace("'", '"')})
+    mechanism = make_mechanism(kind, raw={"eps": eps, "utilities": str(utilities).replace("'", '"')})
     channel = oracle.exponential(eps, 1, utilities)
     return mechanism, channel, oracle.one_apart(channel), eps
 
@@ -127,7 +127,7 @@ def metric_cases(draw):
         s, t, r = draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.sampled_from(["1/4", "1/3", "1/7"]))
         if s * t < 2:
             t = 2
-        mechanism = make_mechanism("gkrr", {"alpha0": alpha0, "s": s, "t": t, "r": r})
+        mechanism = make_mechanism("gkrr", raw={"alpha0": alpha0, "s": s, "t": t, "r": r})
         channel, distance = oracle.gkrr(alpha0, s, t, r)
         return mechanism, None, channel, distance, sympy.sympify(alpha0.replace("1e-", "10**-"))
     rows = draw(finite_channels(max_inputs=4, max_outputs=4))
@@ -153,7 +153,7 @@ def test_power_a_checker_that_allows_twice_the_eps_is_caught(monkeypatch):
 
     honest = claim_module.check
     monkeypatch.setattr(claim_module, "check", lambda mechanism, claim, **kw: honest(mechanism, PureDP(2 * claim.eps), **kw))
-    mechanism = make_mechanism("k-rr", {"k": 3, "eps": 1})
+    mechanism = make_mechanism("k-rr", raw={"k": 3, "eps": 1})
     channel = oracle.randomized_response("1", 3)
     with pytest.raises(AssertionError, match="oracle says refuted"):
         oracle.compare_pure(mechanism, channel, oracle.all_pairs(channel), R(3, 4))

@@ -34,7 +34,7 @@ MECHANISMS = [
 @pytest.mark.parametrize("symbolic", [False, True], ids=["exact", "symbolic"])
 def test_tiny_eps_is_decided_on_both_sides(name, extra, exponent, symbolic):
     eps = R(1, 10**exponent)
-    mechanism = make_mechanism(name, {"eps": str(eps), **extra})
+    mechanism = make_mechanism(name, raw={"eps": str(eps), **extra})
     for claimed, expected in ((eps / 10, Verdict.REFUTED), (eps * (1 - R(1, 10**6)), Verdict.REFUTED),
                               (eps, Verdict.PROVED), (eps * 2, Verdict.PROVED)):
         certificate = check(mechanism, PureDP(claimed), symbolic=symbolic)
@@ -48,7 +48,7 @@ def test_tiny_eps_delta_is_decided(name, extra):
     # At eps' = eps / 2 the hockey-stick divergence is positive but of order 10^-301: delta = 0 is refuted,
     # a delta of 10^-200 is proved, exactly and symbolically.
     eps = R(1, 10**300)
-    mechanism = make_mechanism(name, {"eps": str(eps), **extra})
+    mechanism = make_mechanism(name, raw={"eps": str(eps), **extra})
     for symbolic in (False, True):
         refuted = check(mechanism, ApproxDP(eps / 2, 0), symbolic=symbolic)
         proved = check(mechanism, ApproxDP(eps / 2, R(1, 10**200)), symbolic=symbolic)

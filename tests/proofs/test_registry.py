@@ -98,9 +98,9 @@ def test_every_seed_paper_claim_kind_is_known():
 
 
 def test_source_filter_selects_the_paper():
-    selected = claims("000_0c6e7fdc3fd68303.txt")
+    selected = claims(source="000_0c6e7fdc3fd68303.txt")
     assert selected and all("000_0c6e7fdc3fd68303.txt" in c.source for c in selected)
-    assert not claims("no such paper")
+    assert not claims(source="no such paper")
 
 
 def test_metric_claim_uses_the_metric():

@@ -173,7 +173,7 @@ def compare_fraction(f: Fraction, value: sympy.Expr) -> int:
 def test_decimal_string_short_values():
     assert decimal_string(R(1, 3)) == "0.333333333334"
     assert decimal_string(R(1, 3), upward=False) == "0.333333333333"
-    assert decimal_string(R(1, 3), 3) == "0.334"
+    assert decimal_string(R(1, 3), digits=3) == "0.334"
     assert decimal_string(R(0)) == "0"
     assert decimal_string(sympy.oo) == "inf"
     assert decimal_string(R(3, 10)) == "0.3"  # an exact decimal is shown as itself
@@ -183,7 +183,7 @@ def test_decimal_string_short_values():
        st.integers(1, 17), st.booleans())
 def test_decimal_string_directed_for_random_rationals(f, digits, upward):
     value = R(f.numerator, f.denominator)
-    shown = Fraction(Decimal(decimal_string(value, digits, upward=upward)))
+    shown = Fraction(Decimal(decimal_string(value, digits=digits, upward=upward)))
     assert (shown >= f) if upward else (shown <= f)
     assert shown == reference_decimal(value, digits, upward)
 

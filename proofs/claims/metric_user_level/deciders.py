@@ -76,7 +76,8 @@ def lemma_a2() -> tuple[Verdict, str]:
             if exact_sign(right - left) < 0:
                 return _R, f"witness P = {P}, Q = {Q}, R = {R}, a = {a}, b = {b}: {left} > {right}"
             cases += 1
-    chains = [fact_5_1_counterexample(eps, delta, k) for eps, delta, k in ((2, _Q(1, 100), 2), (_Q(1, 10), _Q(1, 1000), 5))]
+    chains = [fact_5_1_counterexample(eps, delta, k=k)
+              for eps, delta, k in ((2, _Q(1, 100), 2), (_Q(1, 10), _Q(1, 1000), 5))]
     if not all(c.is_chain and c.attains_chain_bound for c in chains):
         return _R, "the explicit chain is not a valid chain or does not attain the Lemma A.2 bound"
     return _C, (f"Lemma A.2 holds exactly on {cases} random triples (supports of 2-5 outputs, a, b in [0, 3/2]); the "

@@ -110,7 +110,7 @@ def check_privacy_lemmas(trace: PrivacyLossTrace, P: object) -> tuple[TraceLemma
     ]
     sim = D == R == 0
     state = trace.survivors if sim else trace.credit
-    factor = float(lemma_14_factor(m, D, R).value)
+    factor = float(lemma_14_factor(m, D=D, R=R).value)
     shrink = np.zeros(losses.shape)
     shrink[:, :-1] = state[:, 1:] / (factor * state[:, :-1])
     leaky = trace.leaky.copy()
@@ -119,7 +119,7 @@ def check_privacy_lemmas(trace: PrivacyLossTrace, P: object) -> tuple[TraceLemma
                                trace, "after a leaky round the survivors' " + ("count W" if sim else "credit C")
                                + f" shrinks by {factor:.4g}"))
     counts = trace.leaky.sum(axis=1)
-    leak_bound = float(leaky_round_bound(m, n, P, D, R).value)
+    leak_bound = float(leaky_round_bound(m, n, P, D=D, R=R).value)
     first = np.zeros(losses.shape, dtype=bool)
     first[:, 0] = True
     checks.append(_lemma_check("leaky-rounds", "Lemmas 14 and 19", np.repeat(counts[:, None] / leak_bound, T, axis=1),
@@ -171,7 +171,7 @@ class Lemma4Witness:
                 and exact_sign(self.x_prime - self.rho) > 0 and self.refutes)
 
 
-def lemma_4_equivalence_witness(m: object, T: object, R: object = 0) -> Lemma4Witness:
+def lemma_4_equivalence_witness(m: object, T: object, *, R: object = 0) -> Lemma4Witness:
     """The A7 witness for p-REC's lambda = 2m ln(T/(R+1)) and rho = 1/(2m); see :class:`Lemma4Witness`.
 
     References: 001_8845c8f909738498.txt, Lemma 4 (proof); spec A7.

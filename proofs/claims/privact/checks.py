@@ -446,7 +446,7 @@ class Footnote2Check:
     one_minus_exp_matches: bool
 
 
-def footnote_2_check(eps: object = 2, printed: object = "0.86") -> Footnote2Check:
+def footnote_2_check(*, eps: object = 2, printed: object = "0.86") -> Footnote2Check:
     """Recompute footnote 2 (spec A12, TC-P8): which formula gives the printed percentage, decided exactly."""
 
     eps = require_positive("eps", eps)

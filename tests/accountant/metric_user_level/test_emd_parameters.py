@@ -31,7 +31,7 @@ def test_spec_t28_linear_query_noise():
     (spec; paper 1.6)."""
     alpha = alpha_for_goals(LOCATION_GOALS)
     assert linear_query_noise(1, alpha) == R(1, 25)
-    aggregate = linear_query_noise(1, alpha, 10**5)
+    aggregate = linear_query_noise(1, alpha, n=10**5)
     assert float(aggregate) == pytest.approx(1.2649e-4, abs=5e-9)
     assert float(aggregate) == pytest.approx(1.26e-4, abs=5e-7)
     assert float(aggregate * MILES) == pytest.approx(1.64, abs=5e-3)
@@ -54,7 +54,7 @@ def test_spec_t28_composition_alpha0():
     (lambda: composition_alpha0(1, 0), "m"),
     (lambda: linear_query_noise(0, 1), "ell"),
     (lambda: linear_query_noise(1, -1), "alpha"),
-    (lambda: linear_query_noise(1, 1, "1/2"), "n"),
+    (lambda: linear_query_noise(1, 1, n="1/2"), "n"),
 ])
 def test_bad_input_names_the_parameter(call, parameter):
     """Every public function rejects out-of-range input with InvalidParameterError naming the parameter."""

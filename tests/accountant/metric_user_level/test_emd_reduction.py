@@ -246,7 +246,7 @@ def test_spec_t26_discrete_to_user_level():
     plain = user_level_from_discrete(1, R(1, 100), 1)
     assert (plain.eps, plain.delta, plain.steps) == (1, R(1, 100), 1)
     chained = user_level_from_discrete(2, R(1, 100), R(1, 2))
-    witness = fact_5_1_counterexample(2, R(1, 100), 2)
+    witness = fact_5_1_counterexample(2, R(1, 100), k=2)
     assert chained.eps == 4 and exact_sign(chained.delta - witness.endpoint) == 0
 
 

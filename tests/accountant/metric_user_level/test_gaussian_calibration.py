@@ -16,7 +16,7 @@ CASES = [(R(1, 10), R(1, 10**12), 1), (1, R(1, 10**6), 1), (25, R(1, 10**12), R(
 
 @pytest.mark.parametrize("alpha, delta, ell", CASES)
 def test_sigma_meets_delta_at_every_distance_and_is_tight(alpha, delta, ell):
-    sigma = emd_gaussian_sigma(alpha, delta, ell).value
+    sigma = emd_gaussian_sigma(alpha, delta, ell=ell).value
     # pairs at d_EM = w: query values ell w apart, allowed eps = alpha w; the worst is w = 1
     needed = [gaussian_delta(alpha * w, sigma, ell * w) for w in (R(1, 100), R(1, 10), R(1, 2), R(9, 10), 1)]
     assert all(exact_sign(x - delta) <= 0 for x in needed)
@@ -32,8 +32,9 @@ def test_the_papers_width_is_too_small_where_the_registry_refutes_it():
 
 
 @pytest.mark.parametrize("arguments, parameter", [
-    ((0, R(1, 100)), "alpha"), ((1, 0), "delta"), ((1, 1), "delta"), ((1, R(1, 100), -1), "ell"),
+    ({"alpha": 0, "delta": R(1, 100)}, "alpha"), ({"alpha": 1, "delta": 0}, "delta"), ({"alpha": 1, "delta": 1}, "delta"),
+    ({"alpha": 1, "delta": R(1, 100), "ell": -1}, "ell"),
 ])
 def test_bad_input_names_the_parameter(arguments, parameter):
     with pytest.raises(InvalidParameterError, match=parameter):
-        emd_gaussian_sigma(*arguments)
+        emd_gaussian_sigma(**arguments)

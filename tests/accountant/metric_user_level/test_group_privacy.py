@@ -72,9 +72,9 @@ def test_witness_chain_attains_the_lemma_a2_bound(eps, exponent, k):
     eps = sympy.Rational(eps.numerator, eps.denominator)
     exists = k == 1 or exact_sign(delta + (sympy.exp(eps) + 1) * group_privacy_delta(eps, delta, k - 1) - 1) <= 0
     if not exists:  # the construction's condition fails: the function refuses rather than return a non-chain
-        assert_rejects(lambda: fact_5_1_counterexample(eps, delta, k), "delta")
+        assert_rejects(lambda: fact_5_1_counterexample(eps, delta, k=k), "delta")
         return
-    witness = fact_5_1_counterexample(eps, delta, k)
+    witness = fact_5_1_counterexample(eps, delta, k=k)
     assert witness.is_chain and witness.attains_chain_bound
 
 
@@ -82,7 +82,7 @@ def test_witness_realizes_a_discrete_demdp_mechanism():
     """T17: M(K) = P_{floor(d_EM(K, K0)/r)} on X = {0, 1} (K by its fraction f of ones, d_EM = |f - f'|) is
     (eps, delta, 1/2)-discrete d_EM-DP, yet the pair f = 0, f = 1 breaks Fact 5.1's printed delta e^{ceil(d/r)}."""
     eps, delta, r = sympy.Integer(2), R(1, 100), R(1, 2)
-    witness = fact_5_1_counterexample(eps, delta, 2)
+    witness = fact_5_1_counterexample(eps, delta, k=2)
     grid = [R(i, 4) for i in range(5)]
 
     def mechanism(f):
@@ -259,8 +259,8 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, named):
     (lambda: fact_5_1_counterexample(0, R(1, 10)), "eps"),
     (lambda: fact_5_1_counterexample(1, 0), "delta"),
     (lambda: fact_5_1_counterexample(1, 1), "delta"),
-    (lambda: fact_5_1_counterexample(1, R(1, 10), 0), "k"),
-    (lambda: fact_5_1_counterexample(R(1, 100), R(1, 10**9), 33), "k"),
+    (lambda: fact_5_1_counterexample(1, R(1, 10), k=0), "k"),
+    (lambda: fact_5_1_counterexample(R(1, 100), R(1, 10**9), k=33), "k"),
     (lambda: fact_5_1_counterexample(3, R(1, 10)), "delta"),
     (lambda: group_privacy_family(1, R(1, 10), "x"), "k"),
 ])

@@ -66,13 +66,13 @@ def test_upper_bounds_match_the_spec_formulas(m, T, D, R, P, n):
     _close(loss_upper_sim(m, n, P, T), 2 * m * ln(n / P) + m * T / (3 * T - 1))
     _close(loss_upper_sim(m, n, P, T, form="tight"), ln(n / P) / -ln(1 - 1 / (2 * m)) + m * T / (3 * T - 1))
     _close(loss_upper_prec(m, n, P, R, T), 2 * m * (2 * R + 1) * ln((2 * R + 1) * n / ((R + 1) * P)) + gamma_T)
-    _close(greedy_loss_bound(m, n, P, R), ln((2 * R + 1) * n / ((R + 1) * P)) / -ln(1 - 1 / (2 * m * (2 * R + 1))))
-    _close(uniform_round_loss(m, T, R), gamma_T)
+    _close(greedy_loss_bound(m, n, P, R=R), ln((2 * R + 1) * n / ((R + 1) * P)) / -ln(1 - 1 / (2 * m * (2 * R + 1))))
+    _close(uniform_round_loss(m, T, R=R), gamma_T)
     _close(per_round_leak_bound(m, T, R, P), 3 * lam / P)
     _close(lemma_13_bound(m, T, R, P), 2 * lam / P)
     _close(lemma_18_bound(m, T, D, R, P * (D + R + 1)), 3 * k * lam / (P * (D + R + 1)))
-    _close(lemma_14_factor(m, D, R), 1 - 1 / (3 * m * k))
-    _close(leaky_round_bound(m, n, P, D, R), 1 + ln(k * n / ((D + R + 1) * P)) / -ln(1 - 1 / (3 * m * k)))
+    _close(lemma_14_factor(m, D=D, R=R), 1 - 1 / (3 * m * k))
+    _close(leaky_round_bound(m, n, P, D=D, R=R), 1 + ln(k * n / ((D + R + 1) * P)) / -ln(1 - 1 / (3 * m * k)))
     loss, eps = theorem_2_bounds(m, n, P, D, R, T)
     assert (loss.name, eps.name) == ("theorem16", "theorem17") and loss.value == loss_upper_prec(m, n, P, R, T).value
 
@@ -199,13 +199,13 @@ BAD_CALLS = [
     (lambda: per_round_leak_bound(2, 10, 0, 0), "W"),
     (lambda: lemma_13_bound(1, 10, 0, 12), "m"),
     (lambda: lemma_18_bound(2, 10, 0, 0, 0), "C"),
-    (lambda: lemma_14_factor(2, -1), "D"),
+    (lambda: lemma_14_factor(2, D=-1), "D"),
     (lambda: leaky_round_bound(2, 10, 12), "n"),
     (lambda: eps_upper_sim(2, 1, 12), "T"),
     (lambda: eps_upper_prec(2, 10, 11, 0, 12), "D"),
     (lambda: eps_upper_prec(2, 10, 0, 0, 12, form=3), "form"),
     (lambda: theorem_2_bounds(2, 100, 12, 0, 0, True), "T"),
-    (lambda: lemma_4_equivalence_witness(2, 10, 9), "R"),
+    (lambda: lemma_4_equivalence_witness(2, 10, R=9), "R"),
     (lambda: uniform_rounds_order_witness(1, 10), "m"),
     (lambda: check_privacy_lemmas("trace", 12), "trace"),
     (lambda: eps_bounds_gap(2, 100, 12, 0, 0, 100, form="printed"), "form"),

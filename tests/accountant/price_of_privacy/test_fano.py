@@ -55,16 +55,16 @@ p_values = st.fractions(Fraction(1, 20), Fraction(19, 20), max_denominator=20)
 
 def test_fano_error_lower_bound_values():
     """Lemma 5: max(0, 1 - (I + 1)/log2 M), exact; M or log2 M."""
-    assert fano_error_lower_bound(1, 8) == sympy.Rational(1, 3)
+    assert fano_error_lower_bound(1, M=8) == sympy.Rational(1, 3)
     assert fano_error_lower_bound(10, log2_M=100) == sympy.Rational(89, 100)
-    assert fano_error_lower_bound(7, 8) == 0  # clipped
-    assert fano_error_lower_bound(0, 2) == 0
-    assert sign(fano_error_lower_bound(0, 3) - (1 - 1 / sympy.log(3, 2))) == 0
+    assert fano_error_lower_bound(7, M=8) == 0  # clipped
+    assert fano_error_lower_bound(0, M=2) == 0
+    assert sign(fano_error_lower_bound(0, M=3) - (1 - 1 / sympy.log(3, 2))) == 0
 
 
 def test_fano_distortion_and_corollary_22():
     """Lemma 20 and Cor 22: Cor 22 as printed is weaker than Lemma 20 with U eps log2 e bits (spec §3)."""
-    assert fano_distortion_lower_bound(1, 64, 4) == sympy.Rational(1, 2)  # 1 - 2/(6 - 2)
+    assert fano_distortion_lower_bound(1, M=64, M_d=4) == sympy.Rational(1, 2)  # 1 - 2/(6 - 2)
     assert fano_distortion_lower_bound(1, log2_M=6, log2_M_d=2) == sympy.Rational(1, 2)
     for users in (0, 1, 3, 10):
         printed = ldp_fano_distortion(users, HALF, log2_M=40, log2_M_d=4)
@@ -76,12 +76,12 @@ def test_fano_distortion_and_corollary_22():
 def test_users_unreliable_is_where_fano_crosses_p_max():
     """Cor 21: below ((1-p) log2 M - 1)/(I log2 e) users, U I log2 e bits leave Fano's bound > p."""
     info = sympy.Rational(3, 1000)
-    threshold = users_unreliable(info, 1000, HALF)
+    threshold = users_unreliable(info, 1000, p_max=HALF)
     assert threshold == (500 - 1) * sympy.log(2) / info
     users = below(threshold)
     assert sign(fano_error_lower_bound(users * info * LOG2E, log2_M=1000) - HALF) > 0
     assert sign(fano_error_lower_bound((users + 1) * info * LOG2E, log2_M=1000) - HALF) <= 0
-    assert users_unreliable(1, 2, HALF) == 0  # (1 - 1/2) * 2 - 1 = 0: Fano proves nothing
+    assert users_unreliable(1, 2, p_max=HALF) == 0  # (1 - 1/2) * 2 - 1 = 0: Fano proves nothing
 
 
 # ---------------------------------------------------------------------------------------------
@@ -91,7 +91,7 @@ def test_users_unreliable_is_where_fano_crosses_p_max():
 @given(N=st.integers(4, 10**12), eps=eps_values, p=p_values)
 def test_theorem_7_corrected_threshold_is_exactly_fano(N, eps, p):
     """Below T = ((1-p)N - 1)/(eps log2 e), Fano with I <= U eps log2 e bits gives error > p; at ceil(T) it does not."""
-    result = theorem_7_user_threshold(N, eps, p)
+    result = theorem_7_user_threshold(N, eps, p_max=p)
     assert result.name == "theorem7" and result.valid and result.units == "users"
     T = result.value
     assume(sign(T - 1) > 0)
@@ -183,20 +183,20 @@ def test_theorem_23_paper_form_flagged_where_chernoff_fails(N, K, d):
 def test_theorem_23_threshold_is_exactly_fano_with_distortion(N, K, eps, p, data):
     """Below the exact-tail threshold, Lemma 20 with U eps log2 e bits gives error > p; at ceil it does not."""
     d = data.draw(st.integers(0, N - 1))
-    result = theorem_23_user_threshold(N, K, d, eps, p)
+    result = theorem_23_user_threshold(N, K, d, eps, p_max=p)
     assert result.name == "theorem23" and result.valid and result.lower_value == result.upper_value
     T = result.value
     assume(sign(T - 1) > 0)
     users = below(T)
     M = K**N
     M_d = sum(math.comb(N, i) * (K - 1) ** i for i in range(d + 1))
-    assert sign(fano_distortion_lower_bound(users * eps * LOG2E, M, M_d) - p) > 0
-    assert sign(fano_distortion_lower_bound((users + 1) * eps * LOG2E, M, M_d) - p) <= 0
+    assert sign(fano_distortion_lower_bound(users * eps * LOG2E, M=M, M_d=M_d) - p) > 0
+    assert sign(fano_distortion_lower_bound((users + 1) * eps * LOG2E, M=M, M_d=M_d) - p) <= 0
 
 
 @given(N=st.integers(4, 10**12), eps=eps_values, p=p_values)
 def test_theorem_23_with_two_clusters_and_no_tolerance_is_theorem_7(N, eps, p):
-    assert theorem_23_user_threshold(N, 2, 0, eps, p).value == theorem_7_user_threshold(N, eps, p).value
+    assert theorem_23_user_threshold(N, 2, 0, eps, p_max=p).value == theorem_7_user_threshold(N, eps, p_max=p).value
 
 
 @pytest.mark.parametrize("N,K,d", [(5000, 3, 2500), (3000, 2, 2100), (10**5, 4, 3000)])
@@ -240,32 +240,32 @@ def test_thresholds_decrease_in_eps(N, eps1, eps2, K, data):
 # ---------------------------------------------------------------------------------------------
 
 INVALID = [
-    (lambda: fano_error_lower_bound(-1, 8), "I_bits"),
-    (lambda: fano_error_lower_bound(1, 1), "M"),
+    (lambda: fano_error_lower_bound(-1, M=8), "I_bits"),
+    (lambda: fano_error_lower_bound(1, M=1), "M"),
     (lambda: fano_error_lower_bound(1), "M"),
-    (lambda: fano_error_lower_bound(1, 8, log2_M=3), "M"),
+    (lambda: fano_error_lower_bound(1, M=8, log2_M=3), "M"),
     (lambda: fano_error_lower_bound(1, log2_M="1/2"), "log2_M"),
-    (lambda: fano_distortion_lower_bound(1, 8, 8), "M_d"),
-    (lambda: fano_distortion_lower_bound(1, 8, 0), "M_d"),
-    (lambda: ldp_fano_distortion(-1, 1, 8, 2), "U"),
-    (lambda: ldp_fano_distortion(1, 0, 8, 2), "eps"),
+    (lambda: fano_distortion_lower_bound(1, M=8, M_d=8), "M_d"),
+    (lambda: fano_distortion_lower_bound(1, M=8, M_d=0), "M_d"),
+    (lambda: ldp_fano_distortion(-1, 1, M=8, M_d=2), "U"),
+    (lambda: ldp_fano_distortion(1, 0, M=8, M_d=2), "eps"),
     (lambda: users_unreliable(0, 10), "I_per_user_nats"),
     (lambda: users_unreliable(1, 0), "log2M"),
-    (lambda: users_unreliable(1, 10, 0), "p_max"),
-    (lambda: users_unreliable(1, 10, 1), "p_max"),
+    (lambda: users_unreliable(1, 10, p_max=0), "p_max"),
+    (lambda: users_unreliable(1, 10, p_max=1), "p_max"),
     (lambda: theorem_7_user_threshold(1, 1), "N"),
     (lambda: theorem_7_user_threshold(10, 0), "eps"),
     (lambda: theorem_7_user_threshold(10, -2), "eps"),
-    (lambda: theorem_7_user_threshold(10, 1, "3/2"), "p_max"),
+    (lambda: theorem_7_user_threshold(10, 1, p_max="3/2"), "p_max"),
     (lambda: theorem_7_user_threshold(10, 1, form="printed"), "form"),
     (lambda: theorem_7_paper_witness(1, 1), "N"),
     (lambda: theorem_10_user_threshold(1), "N"),
-    (lambda: theorem_10_user_threshold(10, 0), "p_max"),
+    (lambda: theorem_10_user_threshold(10, p_max=0), "p_max"),
     (lambda: theorem_23_user_threshold(10, 1, 0, 1), "K"),
     (lambda: theorem_23_user_threshold(10, 2, 10, 1), "d"),
     (lambda: theorem_23_user_threshold(10, 2, -1, 1), "d"),
     (lambda: theorem_23_user_threshold(10, 2, 0, 0), "eps"),
-    (lambda: theorem_23_user_threshold(10, 2, 0, 1, 2), "p_max"),
+    (lambda: theorem_23_user_threshold(10, 2, 0, 1, p_max=2), "p_max"),
     (lambda: theorem_23_user_threshold("1.5", 2, 0, 1), "N"),
     (lambda: appendix_a_chernoff_check(1, 2, 0), "N"),
     (lambda: appendix_a_chernoff_check(10, 2, 11), "d"),

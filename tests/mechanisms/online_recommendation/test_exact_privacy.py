@@ -187,13 +187,13 @@ def test_leaky_rounds_shrink_the_survivors(index):
     algorithm, instance, extra, trace = _case(index)
     m, D, R = algorithm.params.m, algorithm.params.D, algorithm.params.R
     leaky = trace.leaky[:, :-1]
-    credit_factor = float(lemma_14_factor(m, D, R).value)
+    credit_factor = float(lemma_14_factor(m, D=D, R=R).value)
     assert np.all(trace.credit[:, 1:][leaky] <= credit_factor * trace.credit[:, :-1][leaky])
     if D == R == 0:
         w_factor = float(lemma_14_factor(m).value)
         assert np.all(trace.survivors[:, 1:][leaky] <= w_factor * trace.survivors[:, :-1][leaky])
     P = instance.peer_count(R, frozenset(range(extra)))
-    assert trace.leaky.sum(axis=1).max() <= float(leaky_round_bound(m, extra + 1, P, D, R).value)
+    assert trace.leaky.sum(axis=1).max() <= float(leaky_round_bound(m, extra + 1, P, D=D, R=R).value)
 
 
 @pytest.mark.parametrize("index", ALL)

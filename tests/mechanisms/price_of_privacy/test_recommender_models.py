@@ -232,7 +232,7 @@ def test_multimaxsense_rate_factor_and_the_e3_correction():
 def test_one_bit_expected_users():
     assert membership_scheme_mean_users(30) == 1800
     assert coupon_collector_mean_users(3) == Fraction(11, 2)
-    assert coupon_collector_mean_users(3, R(1, 2)) == 11
+    assert coupon_collector_mean_users(3, q=R(1, 2)) == 11
 
 
 @pytest.mark.parametrize("call,message", [

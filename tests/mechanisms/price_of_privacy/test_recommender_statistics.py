@@ -249,7 +249,7 @@ def test_coupon_collector_schemes_need_n_h_n_over_q_users(q):
     # bounds with delta = 1e-6 give the interval; false-failure probability <= 1e-6.
     N, runs = 20, 400
     totals = simulate_coupon_collector(N, 2310, q=q, runs=runs)
-    mean = runs * float(coupon_collector_mean_users(N, q))
+    mean = runs * float(coupon_collector_mean_users(N, q=q))
     low, high = janson_interval(mean, float(q) / N, ALPHA)
     assert low < totals.sum() < high, (totals.sum(), low, high)
 
@@ -257,7 +257,7 @@ def test_coupon_collector_schemes_need_n_h_n_over_q_users(q):
 def test_power_coupon_collector_test_rejects_a_wrong_reveal_probability():
     N, runs = 20, 400
     totals = simulate_coupon_collector(N, 2311, q=R(1, 2), runs=runs)
-    mean = runs * float(coupon_collector_mean_users(N, 1))  # claimed q = 1
+    mean = runs * float(coupon_collector_mean_users(N, q=1))  # claimed q = 1
     low, high = janson_interval(mean, 1 / N, ALPHA)
     assert not low < totals.sum() < high
 

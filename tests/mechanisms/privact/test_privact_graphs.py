@@ -88,12 +88,12 @@ def test_data_folder_lookup_order_and_fallback(tmp_path, monkeypatch):
     graph = load_social_graph("lastfm")
     assert (graph.n, graph.edge_count, graph.name) == (3, 2, "lastfm")
     missing = tmp_path / "nowhere"
-    assert social_graphs_dir(missing) is None
-    fallback = social_graph_or_fallback("delicious", missing, rng=3)
+    assert social_graphs_dir(directory=missing) is None
+    fallback = social_graph_or_fallback("delicious", directory=missing, rng=3)
     n, m, _ = TABLE1["delicious"]
     assert fallback.source == "generated" and fallback.n <= n and fallback.edge_count <= m
     assert fallback.n > n // 2 and nx.is_connected(fallback.to_networkx())
-    assert social_graph_or_fallback("lastfm", tmp_path).source.endswith("edges.txt")
+    assert social_graph_or_fallback("lastfm", directory=tmp_path).source.endswith("edges.txt")
 
 
 def test_planted_partition_graph_has_the_planted_densities():

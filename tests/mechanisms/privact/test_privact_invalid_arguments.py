@@ -109,7 +109,7 @@ CASES = [
     (lambda: boltzmann_loss_check(np.ones((8, 8), dtype=int)), "n", "[2, 7]"),
     (lambda: boltzmann_loss_check(np.ones((3, 3))), "S", "exact"),
     (lambda: theorem_6_vacuity_table(sigma_per_eps="node"), "sigma_per_eps", "'user' or 'edge'"),
-    (lambda: footnote_2_check(0), "eps", "> 0"),
+    (lambda: footnote_2_check(eps=0), "eps", "> 0"),
     (lambda: median_of_means_failure(4), "blocks", "odd"),
     (lambda: lemma_6_statistics(np.ones(10), 0, 10, 3, 1), "samples", "at least"),
     (lambda: lemma_6_statistics(np.ones(1000), 0, 10, 3, 1, false_failure=2.0), "false_failure", "(0, 1)"),

@@ -23,7 +23,7 @@ STRICT = 1 - 1e-6
 
 
 def _rr(eps="1"):
-    return make_mechanism("randomized-response", {"eps": eps})
+    return make_mechanism("randomized-response", raw={"eps": eps})
 
 
 def test_clopper_pearson_matches_reference_values():
@@ -101,7 +101,7 @@ def test_svt3_is_caught_through_a_joint_event():
 
 
 def test_wrong_scale_laplace_from_catalogue_is_caught():
-    result = audit(make_mechanism("laplace-wrong-scale", {"eps": "1/2"}), eps="1/2", samples=20_000, seed=1,
+    result = audit(make_mechanism("laplace-wrong-scale", raw={"eps": "1/2"}), eps="1/2", samples=20_000, seed=1,
                    confidence=STRICT)
     assert result.verdict == "violation" and result.epsilon_lower_bound > 0.5  # true eps = 4
 
@@ -177,8 +177,8 @@ def _ok(x, size, rng):
     (_ok, dict(pairs=[(0, 1)], seed=-1), "seed"),
     ("not callable", dict(pairs=[(0, 1)]), "target"),
     (ZOO["histogram"](eps=1), dict(pairs=[((0, 0, 0, 0), (2, 0, 0, 0))]), "neighbours"),
-    (make_mechanism("k-rr", {"k": "3", "eps": "1"}), dict(pairs=[(0, 5)]), "neighbours"),
-    (make_mechanism("laplace", {"eps": "1"}), dict(pairs=[(0, 3)]), "neighbours"),
+    (make_mechanism("k-rr", raw={"k": "3", "eps": "1"}), dict(pairs=[(0, 5)]), "neighbours"),
+    (make_mechanism("laplace", raw={"eps": "1"}), dict(pairs=[(0, 3)]), "neighbours"),
 ])
 def test_bad_input(target, kwargs, match):
     arguments = dict(eps=1, samples=100, seed=0) | kwargs

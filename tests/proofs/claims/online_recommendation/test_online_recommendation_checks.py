@@ -51,7 +51,7 @@ def test_privacy_lemma_checks_can_fail():
 def test_lemma_4_equivalence_is_only_an_implication(m, T, R):
     """Spec A7 (Lemma 4's proof writes "<=>" for the last step): at lambda d = ln 2 and e^{lambda(x'-rho)} = 3/2
     the lemma's inequality holds (4 <= 4) while x' < rho + ln 2 / lambda; the witness rechecks from phi."""
-    witness = lemma_4_equivalence_witness(m, T, R)
+    witness = lemma_4_equivalence_witness(m, T, R=R)
     assert witness.ratio == 4 and witness.bound == 4
     assert witness.refutes and witness.recheck()
 
@@ -62,11 +62,12 @@ def test_uniform_rounds_are_not_order_r():
     for m, T in itertools.product((2, 3, 9), (4, 10, 10**6)):
         witness = uniform_rounds_order_witness(m, T)
         assert witness.refutes and witness.recheck()
-        assert uniform_round_loss(m, T, 0).value == witness.cost
+        assert uniform_round_loss(m, T, R=0).value == witness.cost
     grid = list(itertools.product((2, 5), (10, 100), (0, 3, 8)))
-    assert sum(uniform_round_loss(*point).valid for point in grid) >= 10 and not uniform_round_loss(5, 10, 8).valid  # tau = 10/9 <= (m+1)/3
+    assert sum(uniform_round_loss(m, T, R=R).valid for m, T, R in grid) >= 10
+    assert not uniform_round_loss(5, 10, R=8).valid  # tau = 10/9 <= (m+1)/3
     for m, T, R in itertools.product((2, 5), (10, 100), (0, 3, 8)):
-        result = uniform_round_loss(m, T, R)
+        result = uniform_round_loss(m, T, R=R)
         assert not result.valid or result.value <= sympy.Rational(m * (R + 1), 2)
     assert "A2" in uniform_round_loss(2, 10).note
 

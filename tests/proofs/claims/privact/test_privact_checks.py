@@ -192,4 +192,4 @@ def test_footnote_2_matches_one_minus_exp_not_the_posterior():
     check = footnote_2_check()
     assert abs(float(check.posterior) - 0.880797) < 1e-6 and abs(float(check.one_minus_exp) - 0.864665) < 1e-6
     assert not check.posterior_matches and check.one_minus_exp_matches
-    assert footnote_2_check(2, "0.88").posterior_matches
+    assert footnote_2_check(eps=2, printed="0.88").posterior_matches
