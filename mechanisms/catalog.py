@@ -15,6 +15,7 @@ from dpcert.mechanisms.randomized_response import MAX_ENUMERATED_K as KRR_ENUMER
 from dpcert.mechanisms.randomized_response import MAX_K as KRR_MAX_K
 from dpcert.mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
 from dpcert.mechanisms.price_of_privacy.sketches import (
+    MAX_ITEMS,
     MaxSenseSketch,
     MembershipQuery,
     MultiMaxSenseSketch,
@@ -90,7 +91,7 @@ _RANGE = (Parameter("lo", f"smallest input and output, an integer in {range_text
                           f"checker enumerates hi - lo <= {Geometric.max_enumerated_span}, "
                           f"{GeometricRenormalized.max_enumerated_span} for the renormalised one)", default="10"))
 
-_ITEMS = Parameter("N", "number of items (integer >= 2)")
+_ITEMS = Parameter("N", f"number of items, an integer in {range_text(2, MAX_ITEMS)}")
 _RATED = Parameter("w", "items rated per user (1 <= w <= N)")
 _RULE = Parameter("rule", "S0 rule: both-rated-equal | literal | both-positive", default="both-rated-equal")
 
@@ -158,7 +159,7 @@ CATALOG: dict[str, MechanismEntry] = {
 }
 
 
-def make_mechanism(name: str, *, raw: Mapping[str, object] | None = None) -> Mechanism:
+def make_mechanism(name: str, raw: Mapping[str, object]) -> Mechanism:
     """Build the catalogued mechanism ``name`` from raw parameter values.
 
     Example:
@@ -167,4 +168,4 @@ def make_mechanism(name: str, *, raw: Mapping[str, object] | None = None) -> Mec
     """
     if name not in CATALOG:
         raise InvalidParameterError(f"mechanism must be one of {', '.join(CATALOG)}. Got {name!r}")
-    return CATALOG[name].build(raw or {})
+    return CATALOG[name].build(raw)

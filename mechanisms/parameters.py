@@ -194,9 +194,11 @@ def _shown(bound: object) -> str:
     """A range end point as a user reads it: ``10^-12`` rather than ``1/1000000000000``."""
     expr = to_exact("bound", bound)
     if expr.is_Rational and expr != 0:
-        exponent = math.log10(abs(expr)) if expr.is_Integer or expr.p in (1, -1) else None
-        if exponent is not None and abs(exponent) >= 6 and 10 ** round(abs(exponent)) in (abs(expr.p), abs(expr.q)):
-            return f"{'-' if expr < 0 else ''}10^{round(exponent)}"
+        for part, sign in ((abs(expr.p), 1), (expr.q, -1)):
+            digits = str(part)
+            other = expr.q if sign == 1 else abs(expr.p)
+            if other == 1 and len(digits) > 6 and digits == "1" + "0" * (len(digits) - 1):  # 10^k exactly, k >= 6
+                return f"{'-' if expr < 0 else ''}10^{sign * (len(digits) - 1)}"
     return str(expr)
 
 

@@ -35,6 +35,7 @@ from dpcert.mechanisms.price_of_privacy._userdata import (
 )
 
 __all__ = [
+    "MAX_ITEMS",
     "MAX_SENSING_BLOCKS",
     "PAIR_RULES",
     "MaxSenseSketch",
@@ -52,6 +53,10 @@ __all__ = [
 
 PAIR_RULES = ("both-rated-equal", "literal", "both-positive")
 """The three readings of Pairwise-Preference's S0 (spec M2, [AMBIG] E8): (a) Appendix B, (b) Fig. 1, (c) prose."""
+
+MAX_ITEMS = 10**12
+"""The largest item count N a sketch takes (the paper's largest catalogue, spec §4); the pmf of one input
+works at any N, enumerating every input needs C(N, w) 2^w <= 20000."""
 
 MAX_SENSING_BLOCKS = 12
 """The most sensing blocks Multi-MaxSense may have when its 2^Q outputs are enumerated."""
@@ -174,7 +179,7 @@ class _UserSketch(FiniteMechanism):
         return AllPairs("all pairs of user data (W, R): local DP")
 
     def _validate_common(self, *, min_w: int = 1) -> None:
-        object.__setattr__(self, "N", require_int("N", self.N, minimum=2))
+        object.__setattr__(self, "N", require_int("N", self.N, minimum=2, maximum=MAX_ITEMS))
         object.__setattr__(self, "w", require_int("w", self.w, minimum=min_w, maximum=self.N))
         object.__setattr__(self, "eps", require_positive("eps", self.eps))
 
@@ -595,7 +600,7 @@ class MembershipQuery(_UserSketch):
     A: tuple[tuple[int, int], ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "N", require_int("N", self.N, minimum=1))
+        object.__setattr__(self, "N", require_int("N", self.N, minimum=1, maximum=MAX_ITEMS))
         members = parse_membership_set(self.A) if isinstance(self.A, str) else self.A
         if isinstance(members, (bytes,)) or not isinstance(members, (Sequence, frozenset, set)):
             raise InvalidParameterError(f"A must be a set of (item, bit) pairs. Got {self.A!r}")
