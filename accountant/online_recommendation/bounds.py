@@ -90,9 +90,9 @@ def _result(name: str, where: str, value: sympy.Expr, units: str, failed: list[s
 
 
 def _n_P(n: object, P: object) -> tuple[int, int]:
-    P = require_int("P", P, minimum=1)
-    n = require_int("n", n, minimum=P)
-    return n, P
+    """n voters (>= 1) and P peers among them (1 <= P <= n); a P above n is reported as P's error."""
+    n = require_int("n", n, minimum=1)
+    return n, require_int("P", P, minimum=1, maximum=n)
 
 
 def _eps(eps: object) -> sympy.Expr:
