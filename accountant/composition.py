@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy
 from mpmath.ctx_iv import MPIntervalContext
-from mpmath.ctx_mp import MPContext
+from mpmath.libmp import dps_to_prec
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.mechanisms.base import FiniteMechanism
 from dpcert.mechanisms.exact_arithmetic import ExponentialField, cancel_exponentials
-from dpcert.mechanisms.mp_contexts import interval_context
+from dpcert.mechanisms.mp_contexts import interval_context, real_context
 from dpcert.mechanisms.parameters import (
     InvalidParameterError,
     exact_sign,
@@ -403,8 +403,7 @@ def _optimal_epsilon(eps: sympy.Expr, k: int, delta: sympy.Expr,
 
 def _display_spent(k: int, delta0: sympy.Expr) -> str:
     """1 - (1 - delta0)^k to 6 digits, for a message (30-digit evaluation as -expm1(k log1p(-delta0)))."""
-    ctx = MPContext()
-    ctx.dps = 30
+    ctx = real_context(dps_to_prec(30))
     return ctx.nstr(-ctx.expm1(k * ctx.log1p(-ctx.mpf(str(delta0.evalf(40))))), 6)
 
 

@@ -26,18 +26,17 @@ import numbers
 from collections.abc import Callable
 from fractions import Fraction
 
-from mpmath.ctx_iv import MPIntervalContext
 from mpmath.libmp import from_int, mpf_gt, round_floor, to_float
 from scipy.stats import beta
 
+from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 from dpcert.proofs.certified_root import certified_root
 from dpcert.proofs.log_factorial import log_factorial
 
 __all__ = ["cp_lower", "cp_upper", "eps_lower_bound"]
 
-_IV = MPIntervalContext()
-_IV.prec = 128  # the parts of log t_a are < 2^37 for n <= 1e8, so their absolute errors are ~2^-90
+_IV = interval_context(128)  # the parts of log t_a are < 2^37 for n <= 1e8, so their absolute errors are ~2^-90
 
 _FIXED_BITS = 96
 """Terms of the tail are summed as integers in units of 2^-96 of the anchor term (see _tail_certified)."""

@@ -102,7 +102,7 @@ def _concrete_subclasses(base: type) -> set[type]:
     while stack:
         for cls in stack.pop().__subclasses__():
             stack.append(cls)
-            if not inspect.isabstract(cls) and not cls.__name__.startswith("_"):
+            if cls.__module__.startswith("dpcert.") and not inspect.isabstract(cls) and not cls.__name__.startswith("_"):
                 found.add(cls)
     return found
 
@@ -174,7 +174,9 @@ class TestFiniteMechanismContract:
             finite_mechanism.sample("not an input", 5, np.random.default_rng(0))
 
     def test_rebuilds_from_its_parameters(self, finite_mechanism):
-        assert dataclasses.replace(finite_mechanism) == finite_mechanism
+        rebuilt = dataclasses.replace(finite_mechanism)  # compared field by field: a transcript's eq is identity
+        assert all(getattr(rebuilt, f.name) == getattr(finite_mechanism, f.name)
+                   for f in dataclasses.fields(finite_mechanism) if f.compare)
         assert finite_mechanism.describe().startswith(finite_mechanism.name + "(")
         if finite_mechanism.name in CATALOG:  # what the command line builds, its parameters() rebuild
             assert type(finite_mechanism)(**finite_mechanism.parameters()) == finite_mechanism

@@ -48,3 +48,13 @@ def test_no_module_sets_the_global_precision():
                  for n, line in enumerate(path.read_text().splitlines(), 1)
                  if GLOBAL_PRECISION.search(line) and not line.lstrip().startswith(("#", '"', "'"))]
     assert offenders == []
+
+
+def test_every_context_comes_from_mp_contexts():
+    """One place makes mpmath contexts: a module building its own would be a second number layer to keep right."""
+    own = re.compile(r"\b(MPIntervalContext|MPContext)\(\)")
+    offenders = [f"{path.name}:{n}" for package in PACKAGES for path in package.rglob("*.py")
+                 if path.name != "mp_contexts.py"
+                 for n, line in enumerate(path.read_text().splitlines(), 1) if own.search(line)]
+    assert offenders == []
+    assert own.search("    ctx = MPIntervalContext()")  # the pattern finds what it is meant to
