@@ -1,4 +1,4 @@
-"""A family of bounds as ``dpcert bound NAME`` and ``dpcert calibrate NAME`` evaluate it: its parameters and function."""
+"""A family of bounds as ``dpcert bound NAME`` and ``dpcert calibrate NAME`` evaluate it: function and parameters."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""The claims of user-level metric DP over the earth mover's distance: one row per checkable statement, decided in :mod:`.deciders`."""
+"""The claims of user-level metric DP over the earth mover's distance:
+one row per checkable statement, decided in :mod:`.deciders`.
+"""
 
 from __future__ import annotations
 
@@ -28,11 +30,11 @@ from dpcert.proofs.claims.metric_user_level.deciders import (
 
 _PAPER = "002_1def8c9789d6e1bd.txt"
 _P, _C, _R, _U = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNKNOWN
+_Q = sympy.Rational
 
 
 def _source(where: str) -> str:
     return f"{_PAPER}, {where}"
-_Q = sympy.Rational
 
 
 CLAIMS: tuple[Claim, ...] = (

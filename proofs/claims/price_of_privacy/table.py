@@ -1,4 +1,6 @@
-"""The claims of the price-of-privacy paper (local-DP recommenders): one row per checkable statement, decided in :mod:`.deciders`."""
+"""The claims of the price-of-privacy paper (local-DP recommenders):
+one row per checkable statement, decided in :mod:`.deciders`.
+"""
 
 from __future__ import annotations
 

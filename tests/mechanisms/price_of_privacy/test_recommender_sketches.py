@@ -324,7 +324,7 @@ def test_enumeration_is_bounded_with_a_clear_error_but_pmf_and_sample_work_at_an
 # ---------------------------------------------------------------------------------------------
 
 INVALID = [
-    (PairwisePreferenceSketch, dict(N=1, w=1, eps=1), "N must be an integer in [2, inf]"),
+    (PairwisePreferenceSketch, dict(N=1, w=1, eps=1), "N must be an integer in [2, 10^12]"),
     (PairwisePreferenceSketch, dict(N=4, w=5, eps=1), "w must be an integer in [1, 4]"),
     (PairwisePreferenceSketch, dict(N=4, w=2, eps=0), "eps must be > 0"),
     (PairwisePreferenceSketch, dict(N=4, w=2, eps=1, pair=(1, 1)), "pair must be two different items"),
@@ -342,7 +342,7 @@ INVALID = [
     (MultiMaxSenseSketch, dict(N=4, w=2, eps=1, blocks=((0, 4),)), "blocks[0] must hold items in [0, 3]"),
     (MembershipQuery, dict(N=3, A=((3, 0),)), "A must hold pairs"),
     (MembershipQuery, dict(N=3, A=((1, 2),)), "A must hold pairs"),
-    (MembershipQuery, dict(N=0, A=()), "N must be an integer in [1, inf]"),
+    (MembershipQuery, dict(N=0, A=()), "N must be an integer in [1, 10^12]"),
 ]
 
 
