@@ -102,7 +102,9 @@ def test_theorem_7_corrected_threshold_is_exactly_fano(N, eps, p):
 
 @given(N=st.integers(4, 10**12), eps=st.fractions(Fraction(1, 20), Fraction(5), max_denominator=20))
 def test_theorem_7_printed_constant_is_not_proved_by_fano(N, eps):
-    """Spec §9 E2: just below N/(eps log2 e), Fano's bound is <= 1/2; at the threshold it is -1/N."""
+    """Spec §9 E2: just below N/(eps log2 e), Fano's bound is <= 1/2 whenever eps log2 e <= N/2 + 1 (the
+    witness's stated regime; N = 4, eps = 25/9 is outside it: 0 users, bound 3/4); at the threshold it is -1/N."""
+    assume(sign(sympy.Rational(N, 2) + 1 - eps * LOG2E) >= 0)
     paper = theorem_7_user_threshold(N, eps, form="paper")
     assert paper.name == "theorem7-paper" and not paper.valid and "vacuous" in paper.note
     witness = theorem_7_paper_witness(N, eps)
@@ -275,3 +277,11 @@ INVALID = [
 @pytest.mark.parametrize("call,parameter", INVALID, ids=[f"{i}-{p}" for i, (_, p) in enumerate(INVALID)])
 def test_invalid_arguments(call, parameter):
     assert_rejects(call, parameter)
+
+
+def test_theorem_7_witness_outside_its_regime_does_not_refute():
+    """N = 4, eps = 25/9 (eps log2 e = 4.007 > N/2 + 1): the threshold 36 ln 2/25 < 1 leaves 0 users, and
+    Fano's bound there, 1 - 1/4 = 3/4 > 1/2, proves the printed threshold rather than refuting it."""
+    witness = theorem_7_paper_witness(4, Fraction(25, 9))
+    assert witness.users == 0 and witness.fano_bound == sympy.Rational(3, 4)
+    assert not witness.refutes
