@@ -23,12 +23,13 @@ from dpcert.accountant.bound_result import BoundResult
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, to_exact
 
 __all__ = [
+    "cited",
     "prec_lambda",
     "KL_CONSTANT",
     "eps_bounds_gap",
     "eps_lower",
     "eps_lower_D0R0",
-    "eps_lower_thm15",
+    "eps_lower_theorem_15",
     "eps_upper_prec",
     "eps_upper_sim",
     "greedy_loss_bound",
@@ -53,7 +54,8 @@ KL_CONSTANT = sympy.Rational(13, 100)
 FORMS = ("paper", "tight")
 
 
-def _source(where: str) -> str:
+def cited(where: str) -> str:
+    """A source string for a result: the paper's file and the place in it, e.g. "..., Theorem 11"."""
     return f"{SOURCE}, {where}"
 
 
@@ -85,8 +87,8 @@ def _privacy_conditions(m: int, T: int, R: int, peers: tuple[str, int] | None) -
 
 def _result(name: str, where: str, value: sympy.Expr, units: str, failed: list[str], note: str) -> BoundResult:
     if failed:
-        return BoundResult(name, _source(where), None, units, False, "; ".join(failed))
-    return BoundResult(name, _source(where), value, units, True, note)
+        return BoundResult(name, cited(where), None, units, False, "; ".join(failed))
+    return BoundResult(name, cited(where), value, units, True, note)
 
 
 def _n_P(n: object, P: object) -> tuple[int, int]:
@@ -134,7 +136,7 @@ def loss_lower_nonprivate(m: object, n: object, P: object, R: object) -> BoundRe
         k += 1
     log_part = sympy.Rational((m - 1) * k, 2)
     r_part = (1 - sympy.Rational(1, m)) * R
-    return BoundResult("theorem6", _source("Theorem 6"), sympy.Max(log_part, r_part), "loss", True,
+    return BoundResult("theorem6", cited("Theorem 6"), sympy.Max(log_part, r_part), "loss", True,
                        f"max((m-1)/2 floor(log_m(n/P)) = {log_part}, (1-1/m) R = {r_part}); the log part's constant "
                        "is quoted from [41] without proof (spec A10)", bounds="lower")
 
@@ -149,7 +151,7 @@ def loss_lower_dp_D0R0(T: object, P: object, eps: object) -> BoundResult:
     T = require_int("T", T, minimum=1)
     P = require_int("P", P, minimum=1)
     e = _eps(eps)
-    return BoundResult("lemma8", _source("Lemma 8"), sympy.Rational(T, 2) * sympy.exp(-P * e), "loss", True,
+    return BoundResult("lemma8", cited("Lemma 8"), sympy.Rational(T, 2) * sympy.exp(-P * e), "loss", True,
                        "any eps-DP algorithm, D = R = 0, m = 2 (oblivious adversary)", bounds="lower")
 
 
@@ -166,11 +168,11 @@ def eps_lower_D0R0(T: object, L: object, P: object) -> BoundResult:
     P = require_int("P", P, minimum=1)
     value = sympy.log(sympy.Integer(T) / (2 * loss)) / P
     vacuous = exact_sign(2 * loss - T) >= 0
-    return BoundResult("theorem7", _source("Theorem 7"), value, "eps", True,
+    return BoundResult("theorem7", cited("Theorem 7"), value, "eps", True,
                        "eps >= ln(T/(2L))/P" + (" (vacuous: L >= T/2)" if vacuous else ""), bounds="lower")
 
 
-def eps_lower_thm15(T: object, L: object, D: object, R: object, P: object) -> BoundResult:
+def eps_lower_theorem_15(T: object, L: object, D: object, R: object, P: object) -> BoundResult:
     """Theorem 15 with the proof's constants: eps >= (0.13/(2P)) min(S/4 - 1, T/8 - 8(L+1) - 1), S = min(D+R, T).
 
     Conditions: D + R >= 6 ln T (Chernoff: e^{-(D+R)/6} <= 1/T). The paper states only Omega((D+R)/P);
@@ -185,12 +187,12 @@ def eps_lower_thm15(T: object, L: object, D: object, R: object, P: object) -> Bo
     R = require_int("R", R, minimum=0)
     P = require_int("P", P, minimum=1)
     if exact_sign(D + R - 6 * sympy.log(T)) < 0:
-        return BoundResult("theorem15", _source("Theorem 15"), None, "eps", False,
+        return BoundResult("theorem15", cited("Theorem 15"), None, "eps", False,
                            f"needs D + R >= 6 ln T = {float(6 * sympy.log(T)):.4g}; got D + R = {D + R}",
                            bounds="lower")
     S = min(D + R, T)
     value = KL_CONSTANT / (2 * P) * sympy.Min(sympy.Rational(S, 4) - 1, sympy.Rational(T, 8) - 8 * (loss + 1) - 1)
-    return BoundResult("theorem15", _source("Theorem 15"), value, "eps", True,
+    return BoundResult("theorem15", cited("Theorem 15"), value, "eps", True,
                        "explicit constants derived from the proof (spec A13); the paper states Omega((D+R)/P)",
                        bounds="lower")
 
@@ -200,9 +202,9 @@ def eps_lower(T: object, L: object, D: object, R: object, P: object) -> BoundRes
 
     References: 001_8845c8f909738498.txt, Theorem 1 (Theorems 7 and 15).
     """
-    parts = [eps_lower_D0R0(T, L, P), eps_lower_thm15(T, L, D, R, P)]
+    parts = [eps_lower_D0R0(T, L, P), eps_lower_theorem_15(T, L, D, R, P)]
     valid = [p for p in parts if p.valid]
-    return BoundResult("theorem1", _source("Theorem 1"), sympy.Max(*(p.value for p in valid)), "eps", True,
+    return BoundResult("theorem1", cited("Theorem 1"), sympy.Max(*(p.value for p in valid)), "eps", True,
                        "max of " + ", ".join(p.name for p in valid) + " (oblivious adversary, m = 2)", bounds="lower")
 
 
@@ -213,7 +215,7 @@ def theorem_15_kl_constant() -> BoundResult:
     """
     value = sympy.Rational(3, 4) * sympy.log(sympy.Rational(3, 2)) + sympy.Rational(1, 4) * sympy.log(sympy.Rational(1, 2))
     above = exact_sign(value - KL_CONSTANT) > 0
-    return BoundResult("theorem15-kl", _source("Theorem 15"), value, "nats", True,
+    return BoundResult("theorem15-kl", cited("Theorem 15"), value, "nats", True,
                        f"{'>' if above else '<='} 0.13, the paper's constant", bounds="exact")
 
 
@@ -251,7 +253,7 @@ def greedy_loss_bound(m: object, n: object, P: object, *, R: object = 0) -> Boun
     R = require_int("R", R, minimum=0)
     value = (sympy.log(sympy.Rational((2 * R + 1) * n, (R + 1) * P))
              / -sympy.log(1 - sympy.Rational(1, 2 * m * (2 * R + 1))))
-    return BoundResult("greedy-loss", _source("Theorems 10 and 16"), value, "loss", True,
+    return BoundResult("greedy-loss", cited("Theorems 10 and 16"), value, "loss", True,
                        "pathwise, any adaptive adversary with >= P peers")
 
 
@@ -351,7 +353,7 @@ def lemma_14_factor(m: object, *, D: object = 0, R: object = 0) -> BoundResult:
     D = require_int("D", D, minimum=0)
     R = require_int("R", R, minimum=0)
     where = "Lemma 14" if D == R == 0 else "Lemma 19"
-    return BoundResult("lemma14" if D == R == 0 else "lemma19", _source(where),
+    return BoundResult("lemma14" if D == R == 0 else "lemma19", cited(where),
                        1 - sympy.Rational(1, 3 * m * (2 * D + 2 * R + 1)), "factor", True,
                        "C_{t+1} <= factor * C_t after every leaky round")
 
@@ -370,7 +372,7 @@ def leaky_round_bound(m: object, n: object, P: object, *, D: object = 0, R: obje
     R = require_int("R", R, minimum=0)
     k = 2 * D + 2 * R + 1
     value = 1 + sympy.log(sympy.Rational(k * n, (D + R + 1) * P)) / -sympy.log(1 - sympy.Rational(1, 3 * m * k))
-    return BoundResult("leaky-rounds", _source("Lemmas 14 and 19"), value, "rounds", True,
+    return BoundResult("leaky-rounds", cited("Lemmas 14 and 19"), value, "rounds", True,
                        "along every sequence b, for pairs whose larger pattern has >= P peers")
 
 
@@ -440,10 +442,10 @@ def eps_bounds_gap(m: object, n: object, P: object, D: object, R: object, T: obj
     """
     upper = eps_upper_prec(m, T, D, R, P, form=form)
     if not upper.valid:
-        return BoundResult("eps-gap", _source("Theorems 1, 16, 17"), None, "eps", False, upper.note)
+        return BoundResult("eps-gap", cited("Theorems 1, 16, 17"), None, "eps", False, upper.note)
     loss = loss_upper_prec(m, n, P, R, T).value
     lower = eps_lower(T, loss, D, R, P)
-    return BoundResult("eps-gap", _source("Theorems 1, 16, 17"), upper.value - lower.value, "eps", True,
+    return BoundResult("eps-gap", cited("Theorems 1, 16, 17"), upper.value - lower.value, "eps", True,
                        f"{upper.name} - theorem1 at L = theorem16; >= 0 iff the closed forms are consistent")
 
 

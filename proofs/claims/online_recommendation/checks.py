@@ -18,7 +18,7 @@ import sympy
 
 from dpcert.accountant.online_recommendation.bounds import (
     KL_CONSTANT,
-    SOURCE,
+    cited,
     eps_upper_prec,
     eps_upper_sim,
     leaky_round_bound,
@@ -40,9 +40,6 @@ __all__ = [
     "uniform_rounds_order_witness",
 ]
 
-
-def _source(where: str) -> str:
-    return f"{SOURCE}, {where}"
 
 
 @dataclass(frozen=True)
@@ -70,11 +67,11 @@ def _lemma_check(name: str, where: str, ratios: np.ndarray, mask: np.ndarray, tr
                  what: str) -> TraceLemmaCheck:
     values = np.where(mask, ratios, -np.inf)
     if not mask.any():
-        return TraceLemmaCheck(name, _source(where), 0.0, True, None, f"{what}: no case to check in this trace")
+        return TraceLemmaCheck(name, cited(where), 0.0, True, None, f"{what}: no case to check in this trace")
     row, t = np.unravel_index(int(values.argmax()), values.shape)
     worst = float(values[row, t])
     sequence = tuple(trace.sequences[row].tolist())
-    return TraceLemmaCheck(name, _source(where), worst, worst <= 1 + 1e-9, (sequence, int(t)),
+    return TraceLemmaCheck(name, cited(where), worst, worst <= 1 + 1e-9, (sequence, int(t)),
                       f"{what}: largest ratio to the bound {worst:.4g} at b={sequence}, t={t} "
                       f"over {int(mask.sum())} cases")
 
@@ -240,12 +237,12 @@ def online_recommendation_facts() -> tuple[SymbolicFact, ...]:
 
     def identity(statement: str, where: str, expr: sympy.Expr) -> None:
         reduced = sympy.simplify(expr)
-        facts.append(SymbolicFact(statement, _source(where), True if reduced == 0 else None,
+        facts.append(SymbolicFact(statement, cited(where), True if reduced == 0 else None,
                                   f"difference simplifies to {reduced}"))
 
     def nonnegative(statement: str, where: str, expr: sympy.Expr, substitution: str) -> None:
         holds, evidence = nonnegative_everywhere(expr)
-        facts.append(SymbolicFact(statement, _source(where), holds, f"{substitution}: {evidence}"))
+        facts.append(SymbolicFact(statement, cited(where), holds, f"{substitution}: {evidence}"))
 
     identity("S1: gamma/(m(1-gamma)) = 1/(3 tau - 1 - m) for gamma = m/(3 tau - 1)", "Lemma 12",
              gamma / (m * (1 - gamma)) - 1 / (3 * tau - 1 - m))
@@ -281,7 +278,7 @@ def online_recommendation_facts() -> tuple[SymbolicFact, ...]:
     identity("S12: (T/2) e^{-P eps} = L at eps = ln(T/(2L))/P (Lemma 8 <=> Theorem 7)", "Theorem 7",
              (T / 2) * sympy.exp(-P * sympy.log(T / (2 * d)) / P) - d)
     kl = theorem_15_kl_constant()
-    facts.append(SymbolicFact("S10: KL(Bern(3/4) || Bern(1/2)) > 0.13", _source("Theorem 15"),
+    facts.append(SymbolicFact("S10: KL(Bern(3/4) || Bern(1/2)) > 0.13", cited("Theorem 15"),
                               exact_sign(kl.value - KL_CONSTANT) > 0, f"KL = {kl.value} = {float(kl.value):.7f}"))
     identity("S11: exp(-(D+R)/6) <= 1/T iff D + R >= 6 ln T: at D + R = 6 ln(T w), 1 - T e^{-(D+R)/6} = (w-1)/w",
              "Theorem 15", 1 - T * sympy.exp(-6 * sympy.log(T * w) / 6) - (w - 1) / w)

@@ -70,7 +70,7 @@ def theorem_7() -> tuple[Verdict, str]:
     return _R, f"witness chain T = {T}, P = {P}: exact eps {eps} < the lower bound {bound.value}"
 
 
-def lemmas12_13() -> tuple[Verdict, str]:
+def lemmas_12_13() -> tuple[Verdict, str]:
     worst12, worst13, cases = 0.0, 0.0, 0
     for m, T, R in ((2, 3, 0), (2, 1000, 0), (3, 10, 1), (4, 50, 0)):
         for W in range(6 * m, 6 * m + 9):

@@ -18,7 +18,7 @@ from dpcert.accountant.online_recommendation.bounds import (
     eps_bounds_gap,
     eps_lower,
     eps_lower_D0R0,
-    eps_lower_thm15,
+    eps_lower_theorem_15,
     eps_upper_prec,
     eps_upper_sim,
     greedy_loss_bound,
@@ -82,7 +82,7 @@ def test_lower_bounds_match_the_spec_formulas(T, L, D, R, P):
     """Theorems 7, 15 and 1, Lemma 8 (spec 3): ln(T/(2L))/P; (0.13/(2P)) min(S/4 - 1, T/8 - 8(L+1) - 1) when
     D + R >= 6 ln T; their max; (T/2) e^{-P eps}."""
     _close(eps_lower_D0R0(T, L, P), ln(T / (2 * L)) / P)
-    thm15 = eps_lower_thm15(T, L, D, R, P)
+    thm15 = eps_lower_theorem_15(T, L, D, R, P)
     assert thm15.valid is (D + R >= 6 * ln(T))
     expected = ln(T / (2 * L)) / P
     if thm15.valid:
@@ -114,7 +114,7 @@ def test_validity_conditions_switch_where_the_spec_says():
     assert not loss_upper_prec(8, 100, 10, 0, 2).valid  # tau = 2 <= (m+1)/3 = 3: gamma >= 1
     T = 1000
     threshold = math.ceil(6 * ln(T))
-    assert eps_lower_thm15(T, 5, threshold, 0, 1).valid and not eps_lower_thm15(T, 5, threshold - 1, 0, 1).valid
+    assert eps_lower_theorem_15(T, 5, threshold, 0, 1).valid and not eps_lower_theorem_15(T, 5, threshold - 1, 0, 1).valid
     assert "vacuous" in eps_lower_D0R0(10, 5, 1).note and eps_lower_D0R0(10, 5, 1).value <= 0
 
 
@@ -189,8 +189,8 @@ BAD_CALLS = [
     (lambda: loss_lower_dp_D0R0(0, 2, 1), "T"),
     (lambda: eps_lower_D0R0(10, 0, 2), "L"),
     (lambda: eps_lower_D0R0(10, 1, 0), "P"),
-    (lambda: eps_lower_thm15(10, 1, -1, 0, 1), "D"),
-    (lambda: eps_lower_thm15(10, "x", 1, 0, 1), "L"),
+    (lambda: eps_lower_theorem_15(10, 1, -1, 0, 1), "D"),
+    (lambda: eps_lower_theorem_15(10, "x", 1, 0, 1), "L"),
     (lambda: eps_lower(10, 1, 0, "1.5", 1), "R"),
     (lambda: uniform_round_loss(2, 0), "T"),
     (lambda: greedy_loss_bound(2, 10, 20), "n"),
