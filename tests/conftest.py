@@ -10,9 +10,12 @@ environment variable ``HYPOTHESIS_PROFILE=explore`` to search with fresh random 
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 from decimal import Decimal
 from fractions import Fraction
+from types import ModuleType
 
 import pytest
 import sympy
@@ -33,6 +36,12 @@ settings.register_profile(
 settings.register_profile("explore", deadline=None, print_blob=True, max_examples=300,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def package_modules(package: ModuleType) -> list[ModuleType]:
+    """Every module of an installed dpcert package, imported (pkgutil's walk of its folder)."""
+    return [importlib.import_module(info.name)
+            for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import pkgutil
 
 import pytest
+from conftest import package_modules
 
 import dpcert.accountant
 import dpcert.mechanisms
@@ -24,12 +24,11 @@ _EXEMPT = {("dpcert.proofs.cli.app", "main")}
 def _public_functions() -> list[tuple[str, str]]:
     found = []
     for package in (dpcert.mechanisms, dpcert.proofs, dpcert.accountant):
-        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            module = importlib.import_module(info.name)
+        for module in package_modules(package):
             for name in getattr(module, "__all__", ()):
                 function = getattr(module, name, None)
-                if inspect.isfunction(function) and function.__module__ == info.name:
-                    found.append((info.name, name))
+                if inspect.isfunction(function) and function.__module__ == module.__name__:
+                    found.append((module.__name__, name))
     return found
 
 

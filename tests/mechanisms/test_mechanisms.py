@@ -7,10 +7,8 @@ and is paired with a power check that the same test rejects a deliberately broke
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import inspect
 import itertools
-import pkgutil
 from fractions import Fraction
 
 import mpmath
@@ -19,7 +17,7 @@ import pytest
 import scipy.stats
 import sympy
 
-from conftest import as_fraction
+from conftest import as_fraction, package_modules
 
 import dpcert.mechanisms
 from dpcert.mechanisms import (
@@ -96,8 +94,7 @@ def finite_mechanism(request) -> FiniteMechanism:
 
 
 def _concrete_subclasses(base: type) -> set[type]:
-    for info in pkgutil.walk_packages(dpcert.mechanisms.__path__, "dpcert.mechanisms."):
-        importlib.import_module(info.name)
+    package_modules(dpcert.mechanisms)  # every subclass is defined once its module is imported
     found, stack = set(), [base]
     while stack:
         for cls in stack.pop().__subclasses__():

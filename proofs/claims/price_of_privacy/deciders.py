@@ -153,7 +153,7 @@ def theorem_10() -> tuple[Verdict, str]:
     return _C, f"I(Z; 1_A(I,Z)) <= (|C1|/2N)(1/|A| + 1/(2N-|A|)) <= 1/N for all {count} sets A, N = 2..4, exactly"
 
 
-def decide_lemma_12_sandwich() -> tuple[Verdict, str]:
+def lemma_12_sandwich_checked() -> tuple[Verdict, str]:
     count = 0
     for N in range(2, 61):
         for w in range(1, N // 2 + 1):

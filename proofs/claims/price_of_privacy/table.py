@@ -10,7 +10,7 @@ from dpcert.proofs.claim import Claim, computed_claim, mechanism_claim
 from dpcert.proofs.guarantees import PureDP
 from dpcert.proofs.claims.price_of_privacy.deciders import (
     appendix_a_chernoff,
-    decide_lemma_12_sandwich,
+    lemma_12_sandwich_checked,
     lemma_11,
     lemma_12_theta,
     lemma_28_vertices,
@@ -85,7 +85,7 @@ _BOUND_CLAIMS: tuple[Claim, ...] = (
     computed_claim("thm10-one-bit-sketch", _source("Theorem 10"),
                    "a 1-bit sketch 1_A(I, Z) with w = 1 carries at most 1/N nats", _C, theorem_10),
     computed_claim("lemma12-sandwich", _source("Lemma 12 (proof)"),
-                   "(1 - w/(N-w+1))^w <= C(N-w,w)/C(N,w) <= (1 - w/N)^w", _C, decide_lemma_12_sandwich),
+                   "(1 - w/(N-w+1))^w <= C(N-w,w)/C(N,w) <= (1 - w/N)^w", _C, lemma_12_sandwich_checked),
     computed_claim("lemma12-theta", _source("Lemma 12"), "|C(N-w,w)/C(N,w) - (1 - w^2/N)| = Theta(w^4/N^2)", _R,
                    lemma_12_theta),
     computed_claim("thm13-bounds-lemma9", _source("Theorem 13"),
