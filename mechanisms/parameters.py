@@ -194,12 +194,17 @@ def _shown(bound: object) -> str:
     """A range end point as a user reads it: ``10^-12`` rather than ``1/1000000000000``."""
     expr = to_exact("bound", bound)
     if expr.is_Rational and expr != 0:
-        for part, sign in ((abs(expr.p), 1), (expr.q, -1)):
-            digits = str(part)
-            other = expr.q if sign == 1 else abs(expr.p)
-            if other == 1 and len(digits) > 6 and digits == "1" + "0" * (len(digits) - 1):  # 10^k exactly, k >= 6
-                return f"{'-' if expr < 0 else ''}10^{sign * (len(digits) - 1)}"
+        numerator, denominator = abs(expr.p), expr.q
+        k = _ten_power(numerator) if denominator == 1 else _ten_power(denominator) if numerator == 1 else None
+        if k is not None and k >= 6:
+            return f"{'-' if expr < 0 else ''}10^{k if denominator == 1 else -k}"
     return str(expr)
+
+
+def _ten_power(n: int) -> int | None:
+    """k when n = 10^k exactly, else None: read from the digits, so no float overflows at any size."""
+    digits = str(n)
+    return len(digits) - 1 if digits.rstrip("0") == "1" else None
 
 
 def range_text(low: object | None, high: object | None, *, low_open: bool = False, high_open: bool = False) -> str:
