@@ -216,6 +216,8 @@ SIGNS = [
     # differs from zero only in the 40th digit: a float evaluation would say 0
     (sympy.exp(R(1, 10**40)) - 1, 1),
     (sympy.log(1 + R(1, 10**50)) - R(1, 10**50), -1),
+    # log(1 + d) - log(1 / (1 - d)) = log(1 - d^2) < 0, about -1e-50: sympy's own is_zero calls it zero
+    (sympy.log(R(10**25 + 1, 10**25)) - sympy.log(R(10**25, 10**25 - 1)), -1),
 ]
 
 
@@ -233,6 +235,15 @@ def test_exact_sign_agrees_with_high_precision_evaluation(a, b):
         assert exact_sign(a - b) == (1 if reference > 0 else -1)
     else:  # a tie among these values means a == b
         assert exact_sign(a - b) == 0 and sympy.simplify(a - b) == 0
+
+
+@given(st.one_of(st.integers(4, 1000), st.integers(10**20, 10**40)), st.integers(-3, 3), st.integers(-3, 3))
+def test_exact_sign_of_a_near_tie_of_logarithms(n, i, j):
+    # log((n + i) / n) - log(n / (n - j)) has the sign of (n + i)(n - j) - n^2 (log is increasing): a
+    # difference as small as 1e-80, which no low-precision evaluation sees
+    a, b = Fraction(n + i, n), Fraction(n, n - j)
+    expected = (a > b) - (a < b)
+    assert exact_sign(sympy.log(R(a)) - sympy.log(R(b))) == expected
 
 
 def test_exact_sign_of_numbers_far_below_float_range():
