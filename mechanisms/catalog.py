@@ -1,4 +1,10 @@
-"""The catalogue of named mechanisms and their parameters, as the command line knows them."""
+"""The catalogue of named mechanisms and their parameters, as the command line knows them.
+
+One table for every mechanism a user can name: the standard ones, the seed papers' finite mechanisms
+that take plain parameters, and the auditing zoo (``sampler_only``: the literature's samplers, which have
+no exact law for the checkers and are judged by ``dpcert audit``). Mechanisms built from other objects
+(PrivEMDItemWise over a local randomizer, p-REC's transcripts) are constructed in Python.
+"""
 
 from __future__ import annotations
 
@@ -27,6 +33,12 @@ from dpcert.mechanisms.unary_encoding import MAX_ENUMERATED_K as UE_ENUMERATED_K
 from dpcert.mechanisms.unary_encoding import MAX_K as UE_MAX_K
 from dpcert.mechanisms.unary_encoding import UnaryEncoding
 from dpcert.mechanisms.metric_user_level.gkrr import MAX_CLUSTER_SIZE, MAX_ENUMERATED_POINTS, GeneralizedKRR
+from dpcert.mechanisms.zoo.histogram import BINS_RANGE, Histogram, HistogramWrongScale
+from dpcert.mechanisms.zoo.laplace import GRANULARITY_RANGE, LaplaceExact, LaplaceFloat
+from dpcert.mechanisms.zoo.noisy_max import QUERIES_RANGE as NOISY_MAX_QUERIES
+from dpcert.mechanisms.zoo.noisy_max import NoisyMax, NoisyMaxValue
+from dpcert.mechanisms.zoo.svt import QUERIES_RANGE as SVT_QUERIES
+from dpcert.mechanisms.zoo.svt import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6
 
 __all__ = ["MechanismEntry", "Parameter", "CATALOG", "make_mechanism", "parse_utilities"]
 
@@ -54,13 +66,15 @@ class Parameter:
 
 @dataclass(frozen=True)
 class MechanismEntry:
-    """A catalogued mechanism: its class, parameters and whether it is a deliberate negative control."""
+    """A catalogued mechanism: its class, parameters, whether it is a deliberate negative control, and whether
+    it is only a sampler (no exact law: ``dpcert audit`` bounds its eps, ``verify``/``epsilon`` cannot)."""
 
     name: str
     factory: type[Mechanism]
     parameters: tuple[Parameter, ...]
     summary: str
     negative_control: bool = False
+    sampler_only: bool = False
 
     def build(self, raw: Mapping[str, object]) -> Mechanism:
         """Construct the mechanism from raw (string or exact) parameter values."""
@@ -94,6 +108,23 @@ _RANGE = (Parameter("lo", f"smallest input and output, an integer in {range_text
 _ITEMS = Parameter("N", f"number of items, an integer in {range_text(2, MAX_ITEMS)}")
 _RATED = Parameter("w", "items rated per user (1 <= w <= N)")
 _RULE = Parameter("rule", "S0 rule: both-rated-equal | literal | both-positive", default="both-rated-equal")
+
+# The auditing zoo: eps defaults to the claim `dpcert audit --eps` states.
+_ZOO_EPS = Parameter("eps", f"noise parameter eps in {range_text(*EPS_RANGE)} (`dpcert audit`: the claimed --eps "
+                            "unless given)")
+_SVT = (_ZOO_EPS, Parameter("m", f"number of queries, an integer in {range_text(*SVT_QUERIES)}", default="10"),
+        Parameter("T", "threshold, an exact number (1/2, 3)", default="1/2"))
+_NOISY_MAX = (_ZOO_EPS, Parameter("k", f"number of queries, an integer in {range_text(*NOISY_MAX_QUERIES)}",
+                                  default="5"))
+_BINS = (_ZOO_EPS, Parameter("bins", f"number of bins, an integer in {range_text(*BINS_RANGE)}", default="4"))
+_LYU = "(Lyu, Su, Li, VLDB 2017, Algorithm {})"
+
+
+def _zoo(factory: type[Mechanism], parameters: tuple[Parameter, ...], summary: str) -> MechanismEntry:
+    """A zoo row: a sampler only, a negative control when the literature shows it is not private."""
+    return MechanismEntry(factory.name, factory, parameters, summary,
+                          negative_control=factory.expected_verdict == "not-private", sampler_only=True)
+
 
 CATALOG: dict[str, MechanismEntry] = {
     e.name: e
@@ -155,6 +186,20 @@ CATALOG: dict[str, MechanismEntry] = {
         MechanismEntry("gaussian", Gaussian,
                        (Parameter("sigma", f"noise standard deviation in {range_text(*SCALE_RANGE)}"), _SENSITIVITY),
                        "Gaussian noise: (eps, delta)-DP, never pure eps-DP"),
+        _zoo(SVT1, _SVT, f"sparse vector, rho ~ Lap(2/eps), nu ~ Lap(4/eps), cutoff 1 {_LYU.format(1)}"),
+        _zoo(SVT2, _SVT, f"sparse vector, rho resampled after each above answer {_LYU.format(2)}"),
+        _zoo(SVT3, _SVT, f"sparse vector releasing the noisy answer (not private) {_LYU.format(3)}"),
+        _zoo(SVT4, _SVT, f"sparse vector with nu ~ Lap(4/(3 eps)): 7/4 eps-DP, not eps-DP {_LYU.format(4)}"),
+        _zoo(SVT5, _SVT, f"sparse vector without query noise or cutoff (not private) {_LYU.format(5)}"),
+        _zoo(SVT6, _SVT, f"sparse vector without cutoff (not private) {_LYU.format(6)}"),
+        _zoo(NoisyMax, _NOISY_MAX, "report noisy max: argmax of q + Lap(2/eps)"),
+        _zoo(NoisyMaxValue, _NOISY_MAX, "noisy max returning the noisy value (not private; Ding et al., CCS 2018)"),
+        _zoo(Histogram, _BINS, "histogram: counts + Lap(1/eps) per bin"),
+        _zoo(HistogramWrongScale, _BINS, "histogram with Laplace scale eps (not eps-DP for eps < 1)"),
+        _zoo(LaplaceFloat, (_ZOO_EPS,), "x + Lap(1/eps) by the textbook float64 inverse CDF (Mironov, CCS 2012)"),
+        _zoo(LaplaceExact, (_ZOO_EPS, Parameter("granularity", f"the grid is 2^-granularity, an integer in "
+                                                               f"{range_text(*GRANULARITY_RANGE)}", default="10")),
+             "x + discrete Laplace on the grid 2^-granularity: exact in float64, eps-DP"),
     )
 }
 

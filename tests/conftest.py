@@ -11,6 +11,7 @@ environment variable ``HYPOTHESIS_PROFILE=explore`` to search with fresh random 
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import pkgutil
 from decimal import Decimal
@@ -22,6 +23,7 @@ import sympy
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+import dpcert.mechanisms
 from dpcert.accountant.exact_intervals import certified_sign
 
 settings.register_profile(
@@ -42,6 +44,18 @@ def package_modules(package: ModuleType) -> list[ModuleType]:
     """Every module of an installed dpcert package, imported (pkgutil's walk of its folder)."""
     return [importlib.import_module(info.name)
             for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
+
+
+def concrete_subclasses(base: type) -> set[type]:
+    """Every concrete public subclass of a dpcert.mechanisms base class, once every module is imported."""
+    package_modules(dpcert.mechanisms)
+    found, stack = set(), [base]
+    while stack:
+        for cls in stack.pop().__subclasses__():
+            stack.append(cls)
+            if cls.__module__.startswith("dpcert.") and not inspect.isabstract(cls) and not cls.__name__.startswith("_"):
+                found.add(cls)
+    return found
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The zoo: known-private and known-broken mechanisms that auditors are judged on.
 
-``ZOO`` maps each name to its class; every class has ``expected_verdict`` ("private" or "not-private"),
-the reason in its docstring, an ``eps`` parameter and ``neighbour_pairs()``.
+Every class has ``expected_verdict`` ("private" or "not-private"), the reason in its docstring, an ``eps``
+parameter and ``neighbour_pairs()``. They are catalogued with the other mechanisms in
+:data:`dpcert.mechanisms.catalog.CATALOG` (``sampler_only``), by their ``name``.
 """
 
 from dpcert.mechanisms.zoo.histogram import Histogram, HistogramWrongScale
@@ -9,8 +10,5 @@ from dpcert.mechanisms.zoo.laplace import LaplaceExact, LaplaceFloat
 from dpcert.mechanisms.zoo.noisy_max import NoisyMax, NoisyMaxValue
 from dpcert.mechanisms.zoo.svt import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6
 
-__all__ = ["ZOO", "SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "NoisyMax", "NoisyMaxValue", "Histogram",
+__all__ = ["SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "NoisyMax", "NoisyMaxValue", "Histogram",
            "HistogramWrongScale", "LaplaceFloat", "LaplaceExact"]
-
-ZOO = {cls.name: cls for cls in (SVT1, SVT2, SVT3, SVT4, SVT5, SVT6, NoisyMax, NoisyMaxValue, Histogram,
-                                 HistogramWrongScale, LaplaceFloat, LaplaceExact)}

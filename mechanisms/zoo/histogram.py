@@ -13,7 +13,9 @@ from dpcert.mechanisms.base import check_size
 from dpcert.mechanisms.parameters import require_eps, require_int
 from dpcert.mechanisms.zoo._common import ZooMechanism, as_vector
 
-__all__ = ["Histogram", "HistogramWrongScale"]
+__all__ = ["Histogram", "HistogramWrongScale", "BINS_RANGE"]
+
+BINS_RANGE = (1, 1000)
 
 
 @dataclass(frozen=True)
@@ -23,7 +25,7 @@ class _HistogramBase(ZooMechanism):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps", require_eps("eps", self.eps))
-        object.__setattr__(self, "bins", require_int("bins", self.bins, minimum=1, maximum=1000))
+        object.__setattr__(self, "bins", require_int("bins", self.bins, minimum=BINS_RANGE[0], maximum=BINS_RANGE[1]))
 
     def neighbour_pairs(self) -> Sequence[tuple[Hashable, Hashable]]:
         """Adding one record to an empty dataset: (1, 0, ..., 0) vs (0, ..., 0)."""

@@ -14,7 +14,9 @@ from dpcert.mechanisms.base import check_size
 from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, to_exact
 from dpcert.mechanisms.zoo._common import ZooMechanism
 
-__all__ = ["LaplaceFloat", "LaplaceExact"]
+__all__ = ["LaplaceFloat", "LaplaceExact", "GRANULARITY_RANGE"]
+
+GRANULARITY_RANGE = (0, 30)  # the grid is 2^-granularity
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,8 @@ class LaplaceExact(_RealLaplace):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "granularity", require_int("granularity", self.granularity, minimum=0, maximum=30))
+        object.__setattr__(self, "granularity", require_int("granularity", self.granularity, minimum=GRANULARITY_RANGE[0],
+                                                              maximum=GRANULARITY_RANGE[1]))
 
     def sample(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
         size = check_size(size)

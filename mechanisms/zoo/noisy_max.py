@@ -13,7 +13,9 @@ from dpcert.mechanisms.base import check_size
 from dpcert.mechanisms.parameters import require_eps, require_int
 from dpcert.mechanisms.zoo._common import ZooMechanism, as_vector
 
-__all__ = ["NoisyMax", "NoisyMaxValue"]
+__all__ = ["NoisyMax", "NoisyMaxValue", "QUERIES_RANGE"]
+
+QUERIES_RANGE = (2, 1000)  # k, the number of queries
 
 
 @dataclass(frozen=True)
@@ -23,7 +25,7 @@ class _NoisyMaxBase(ZooMechanism):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps", require_eps("eps", self.eps))
-        object.__setattr__(self, "k", require_int("k", self.k, minimum=2, maximum=1000))
+        object.__setattr__(self, "k", require_int("k", self.k, minimum=QUERIES_RANGE[0], maximum=QUERIES_RANGE[1]))
 
     def neighbour_pairs(self) -> Sequence[tuple[Hashable, Hashable]]:
         """All answers 0 vs all 1, and (1, ..., 1) vs (2, 0, ..., 0) (Ding et al., CCS 2018, Table 2)."""

@@ -21,7 +21,9 @@ from dpcert.mechanisms.base import check_size
 from dpcert.mechanisms.parameters import require_eps, require_int, to_exact
 from dpcert.mechanisms.zoo._common import ZooMechanism, as_vector
 
-__all__ = ["SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6"]
+__all__ = ["SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "QUERIES_RANGE"]
+
+QUERIES_RANGE = (2, 30)  # m, the number of queries
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ class _SVT(ZooMechanism):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps", require_eps("eps", self.eps))
-        object.__setattr__(self, "m", require_int("m", self.m, minimum=2, maximum=30))
+        object.__setattr__(self, "m", require_int("m", self.m, minimum=QUERIES_RANGE[0], maximum=QUERIES_RANGE[1]))
         object.__setattr__(self, "T", to_exact("T", self.T))
 
     def neighbour_pairs(self) -> Sequence[tuple[Hashable, Hashable]]:

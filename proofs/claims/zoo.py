@@ -11,7 +11,7 @@ Section 6 (noisy max returning the value, histogram with the wrong scale).
 
 from __future__ import annotations
 
-from dpcert.mechanisms.zoo import ZOO
+from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.proofs.audit import audit
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import Claim, computed_claim
@@ -28,7 +28,7 @@ def _audited(name: str, eps: str, samples: int):
     """decide(): refuted with the audit's witness when the lower bound exceeds eps, else unknown."""
 
     def decide() -> tuple[Verdict, str]:
-        mechanism = ZOO[name](eps=eps)
+        mechanism = make_mechanism(name, raw={"eps": eps})
         result = audit(mechanism, eps=eps, samples=samples, confidence=_CONFIDENCE, seed=2017)
         bound = f"eps lower bound {result.epsilon_lower_bound:.4g} at confidence 1 - 1e-6 ({result.samples} samples)"
         if result.verdict == "violation":

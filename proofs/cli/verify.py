@@ -29,6 +29,10 @@ __all__ = ["claims_command", "epsilon_command", "mechanisms_command", "verify_co
 
 
 def _mechanism(name: str, params: Sequence[str]) -> Mechanism:
+    """The catalogued mechanism with an exact law: a sampler of the zoo is audited, not checked."""
+    if name in CATALOG and CATALOG[name].sampler_only:
+        raise InvalidParameterError(f"MECHANISM {name} is a sampler without an exact law, which dpcert decides only "
+                                    f"statistically: dpcert audit {name} --eps EPS --samples N")
     return make_mechanism(name, raw=parse_params(params))
 
 
@@ -115,7 +119,7 @@ def _undecided(mechanism: Mechanism, guarantee: PureDP | ApproxDP | MetricDP, me
 def mechanisms_command(as_json: bool) -> None:
     """List the registered mechanisms, their parameters and the range dpcert answers for each."""
     payload = {"mechanisms": [
-        {"name": e.name, "summary": e.summary, "negative_control": e.negative_control,
+        {"name": e.name, "summary": e.summary, "negative_control": e.negative_control, "sampler_only": e.sampler_only,
          "parameters": [{"name": p.name, "help": p.help, "default": p.default} for p in e.parameters]}
         for e in CATALOG.values()]}
     table = Table(title="mechanisms")
@@ -123,7 +127,8 @@ def mechanisms_command(as_json: bool) -> None:
         table.add_column(column, overflow="fold")
     for e in CATALOG.values():
         params = "\n".join(f"{p.name}{'' if p.default is None else '=' + p.default}: {p.help}" for p in e.parameters)
-        table.add_row(e.name, escape(params), escape(e.summary + (" [negative control]" if e.negative_control else "")))
+        tags = (" [negative control]" if e.negative_control else "") + (" [sampler: dpcert audit]" if e.sampler_only else "")
+        table.add_row(e.name, escape(params), escape(e.summary + tags))
     emit(as_json, payload, table)
 
 

@@ -16,7 +16,6 @@ import pytest
 
 from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.mechanisms.parameters import InvalidParameterError
-from dpcert.mechanisms.zoo import ZOO
 from dpcert.proofs.audit import AuditResult, audit, cp_lower, cp_upper, eps_lower_bound
 
 STRICT = 1 - 1e-6
@@ -47,10 +46,10 @@ def test_eps_lower_bound_formula_and_rounding_down():
 @pytest.mark.statistical
 @pytest.mark.parametrize("make", [
     lambda: _rr("1"),
-    lambda: ZOO["noisy-max"](eps=0.5),
-    lambda: ZOO["histogram"](eps=0.5),
-    lambda: ZOO["svt1"](eps=0.5),
-    lambda: ZOO["laplace-exact"](eps=0.5),
+    lambda: make_mechanism("noisy-max", raw={"eps": 0.5}),
+    lambda: make_mechanism("histogram", raw={"eps": 0.5}),
+    lambda: make_mechanism("svt1", raw={"eps": 0.5}),
+    lambda: make_mechanism("laplace-exact", raw={"eps": 0.5}),
 ], ids=["randomized-response", "noisy-max", "histogram", "svt1", "laplace-exact"])
 def test_no_false_violation_on_private_mechanisms(make):
     # P(false violation) <= 1e-6 per audit (confidence 1 - 1e-6), 4 seeds: <= 4e-6 per mechanism.
@@ -82,7 +81,7 @@ def test_power_on_tight_randomized_response():
     ("histogram-wrong-scale", 20_000),  # measured 5.6 (true 10)
 ])
 def test_broken_zoo_mechanisms_are_caught_at_eps_0_1(name, samples):
-    mechanism = ZOO[name](eps=0.1)
+    mechanism = make_mechanism(name, raw={"eps": "0.1"})
     result = audit(mechanism, eps=0.1, samples=samples, seed=3, confidence=STRICT)
     assert result.verdict == "violation", result
     assert result.epsilon_lower_bound > 0.1
@@ -95,7 +94,7 @@ def test_svt3_is_caught_through_a_joint_event():
     # above is the last query AND its released answer is small" (Lyu et al. 2017, Section 4). One-coordinate
     # events miss it (lower bound 0.54 at eps = 1 with 10^6 samples); the conditioned events catch it at 10^5.
     # False-failure probability: a correct mechanism is flagged with probability <= 1 - STRICT = 1e-6.
-    result = audit(ZOO["svt3"](eps=1), eps=1, samples=100_000, seed=7, confidence=STRICT)
+    result = audit(make_mechanism("svt3", raw={"eps": 1}), eps=1, samples=100_000, seed=7, confidence=STRICT)
     assert result.verdict == "violation" and result.epsilon_lower_bound > 1
     assert " and " in result.witness.event and result.recheck()
 
@@ -107,7 +106,7 @@ def test_wrong_scale_laplace_from_catalogue_is_caught():
 
 
 def test_reproducible_and_executor_independent(tmp_path):
-    mechanism = ZOO["noisy-max-value"](eps=0.5)
+    mechanism = make_mechanism("noisy-max-value", raw={"eps": 0.5})
     a = audit(mechanism, eps=0.5, samples=20_000, seed=7, chunk=3_000)
     with ThreadPoolExecutor(2) as pool:
         b = audit(mechanism, eps=0.5, samples=20_000, seed=7, chunk=3_000, executor=pool)
@@ -117,7 +116,7 @@ def test_reproducible_and_executor_independent(tmp_path):
 
 
 def test_json_save_load_recheck(tmp_path):
-    result = audit(ZOO["histogram-wrong-scale"](eps=0.2), eps=0.2, samples=10_000, seed=2)
+    result = audit(make_mechanism("histogram-wrong-scale", raw={"eps": 0.2}), eps=0.2, samples=10_000, seed=2)
     payload = result.as_json()
     for key in ("mechanism", "claimed_eps", "epsilon_lower_bound", "confidence", "verdict", "witness",
                 "samples", "seconds"):
@@ -176,7 +175,7 @@ def _ok(x, size, rng):
     (_ok, dict(pairs=[(0, 0)]), "two different inputs"),
     (_ok, dict(pairs=[(0, 1)], seed=-1), "seed"),
     ("not callable", dict(pairs=[(0, 1)]), "target"),
-    (ZOO["histogram"](eps=1), dict(pairs=[((0, 0, 0, 0), (2, 0, 0, 0))]), "neighbours"),
+    (make_mechanism("histogram", raw={"eps": 1}), dict(pairs=[((0, 0, 0, 0), (2, 0, 0, 0))]), "neighbours"),
     (make_mechanism("k-rr", raw={"k": "3", "eps": "1"}), dict(pairs=[(0, 5)]), "neighbours"),
     (make_mechanism("laplace", raw={"eps": "1"}), dict(pairs=[(0, 3)]), "neighbours"),
 ])
@@ -214,7 +213,7 @@ def test_cli_audit_exit_codes_and_json():
 
 def test_progress_reports_every_sample_drawn():
     seen = []
-    result = audit(ZOO["histogram"](eps=1), eps=1, samples=10_000, seed=0, chunk=1_000,
+    result = audit(make_mechanism("histogram", raw={"eps": 1}), eps=1, samples=10_000, seed=0, chunk=1_000,
                    progress=lambda done, total: seen.append((done, total)))
     assert seen and seen[-1][0] == seen[-1][1] == result.samples
     assert all(a[0] < b[0] for a, b in zip(seen, seen[1:]))
@@ -225,7 +224,7 @@ def test_progress_reports_every_sample_drawn():
 def test_false_positive_rate_over_many_seeds(name):
     # 100 independent audits of a correct mechanism at its own eps, each at confidence 1 - 1e-8: the
     # probability that any of them flags a violation is <= 100 * 1e-8 = 1e-6 (union bound), so none may.
-    mechanism = ZOO[name](eps=1)
+    mechanism = make_mechanism(name, raw={"eps": "1"})
     flagged = [seed for seed in range(100)
                if audit(mechanism, eps=1, samples=2_000, seed=seed, confidence=1 - 1e-8).verdict == "violation"]
     assert flagged == []
@@ -235,7 +234,7 @@ def test_false_positive_rate_over_many_seeds(name):
 def test_false_positive_harness_has_power():
     # the same 100-seed harness on a broken mechanism (histogram with scale eps, claimed 1/10-DP, true eps 10)
     # flags every run: the harness above can fail
-    broken = ZOO["histogram-wrong-scale"](eps="1/10")
+    broken = make_mechanism("histogram-wrong-scale", raw={"eps": "1/10"})
     flagged = sum(audit(broken, eps="1/10", samples=2_000, seed=seed, confidence=1 - 1e-8).verdict == "violation"
                   for seed in range(100))
     assert flagged == 100

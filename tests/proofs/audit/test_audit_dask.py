@@ -8,7 +8,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from dpcert.mechanisms import KaryRandomizedResponse  # noqa: E402
-from dpcert.mechanisms.zoo import ZOO  # noqa: E402
+from dpcert.mechanisms.catalog import make_mechanism  # noqa: E402
 from dpcert.proofs.audit import audit  # noqa: E402
 
 
@@ -30,6 +30,6 @@ def test_dask_executor_gives_the_in_process_result(dask_executor):
 def test_dask_executor_catches_a_violation(dask_executor):
     # histogram with noise scale eps claimed eps-DP at eps = 1/10 (Ding et al. 2018): caught with a lower
     # bound far above 1/10; confidence 1 - 1e-6, fixed seed
-    broken = ZOO["histogram-wrong-scale"](eps="1/10")
+    broken = make_mechanism("histogram-wrong-scale", raw={"eps": "1/10"})
     result = audit(broken, eps="1/10", samples=10_000, confidence=1 - 1e-6, seed=1, executor=dask_executor)
     assert result.verdict == "violation" and result.epsilon_lower_bound > 1

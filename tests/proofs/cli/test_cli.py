@@ -19,6 +19,17 @@ def test_mechanisms_lists_the_catalogue(capsys):
     assert code == 0
     assert {"randomized-response", "k-rr", "unary-encoding", "geometric", "geometric-renormalized", "exponential",
             "laplace", "laplace-wrong-scale", "gaussian"} <= names
+    # the auditing zoo is in the same table, marked as samplers (Lyu et al. 2017's six SVTs among them)
+    samplers = {m["name"] for m in json.loads(out)["mechanisms"] if m["sampler_only"]}
+    assert {f"svt{i}" for i in range(1, 7)} | {"noisy-max", "histogram", "laplace-float"} <= samplers
+    assert not samplers & {"laplace", "gaussian", "k-rr"}
+
+
+@pytest.mark.parametrize("argv", [("epsilon", "svt1"), ("verify", "histogram", "--eps", "1")])
+def test_a_sampler_is_audited_not_checked(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1
+    assert "MECHANISM" in err and f"dpcert audit {argv[1]}" in err
 
 
 def test_epsilon_json_is_exact_and_rounded_up(capsys):
