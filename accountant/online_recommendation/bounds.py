@@ -111,8 +111,12 @@ def _loss(L: object) -> sympy.Expr:
     return value
 
 
-def prec_lambda(m: int, T: int, R: int) -> sympy.Expr:
-    """p-REC's weight exponent lambda = 2m ln(T/(R+1)) (Lemma 4), exactly."""
+def prec_lambda(m: object, T: object, R: object) -> sympy.Expr:
+    """p-REC's weight exponent lambda = 2m ln(T/(R+1)) (Lemma 4), exactly (m >= 2, T >= 2, R >= 0 integers;
+    lambda <= 0 when T <= R + 1, which the bounds report as outside the privacy proofs)."""
+    m = require_int("m", m, minimum=2)
+    T = require_int("T", T, minimum=2)
+    R = require_int("R", R, minimum=0)
     return 2 * m * sympy.log(sympy.Rational(T, R + 1))
 
 
