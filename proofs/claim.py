@@ -14,7 +14,7 @@ from dpcert.proofs.exact import check_finite
 from dpcert.proofs.guarantees import Guarantee, MetricDP
 from dpcert.proofs.symbolic import check_family, check_symbolic
 
-__all__ = ["Claim", "ClaimOutcome", "check", "computed_claim", "deferred_instance_claim", "facts_outcome", "family_claim",
+__all__ = ["Claim", "ClaimOutcome", "check", "cited_in", "computed_claim", "deferred_instance_claim", "facts_outcome", "family_claim",
            "instance_claim", "mechanism_claim"]
 
 
@@ -121,6 +121,11 @@ def family_claim(id: str, source: str, family: str, kind: str, expected: Verdict
     kinds = {"pure": "eps-DP", "approx": "(eps, delta(eps))-DP"}
     return Claim(id, source, f"{family} is {kinds.get(kind, kind)} for every parameter value", expected, run,
                  kind="family")
+
+
+def cited_in(paper: str) -> Callable[[str], str]:
+    """The source strings of one paper's claims: ``cited_in("001_x.txt")("Lemma 8")`` is "001_x.txt, Lemma 8"."""
+    return lambda where: f"{paper}, {where}"
 
 
 def computed_claim(id: str, source: str, statement: str, expected: Verdict,

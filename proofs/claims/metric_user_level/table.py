@@ -7,7 +7,7 @@ from __future__ import annotations
 import sympy
 
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.claim import Claim, computed_claim, instance_claim, mechanism_claim
+from dpcert.proofs.claim import Claim, cited_in, computed_claim, instance_claim, mechanism_claim
 from dpcert.proofs.guarantees import MetricDP
 from dpcert.proofs.claims.metric_user_level.deciders import (
     appendix_d3_step,
@@ -33,8 +33,7 @@ _P, _C, _R, _U = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNK
 _Q = sympy.Rational
 
 
-def _source(where: str) -> str:
-    return f"{_PAPER}, {where}"
+_source = cited_in(_PAPER)
 
 
 CLAIMS: tuple[Claim, ...] = (

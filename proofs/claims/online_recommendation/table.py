@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.claim import Claim, computed_claim, deferred_instance_claim
+from dpcert.proofs.claim import Claim, cited_in, computed_claim, deferred_instance_claim
 from dpcert.proofs.claims.online_recommendation.deciders import (
     facts,
     kl_constant,
@@ -21,8 +21,7 @@ _PAPER = "001_8845c8f909738498.txt"
 _P, _C, _R = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED
 
 
-def _source(where: str) -> str:
-    return f"{_PAPER}, {where}"
+_source = cited_in(_PAPER)
 
 
 CLAIMS: tuple[Claim, ...] = (

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.claim import Claim, computed_claim, mechanism_claim
+from dpcert.proofs.claim import Claim, cited_in, computed_claim, mechanism_claim
 from dpcert.proofs.guarantees import PureDP
 from dpcert.proofs.claims.price_of_privacy.deciders import (
     appendix_a_chernoff,
@@ -32,8 +32,7 @@ _PAPER = "000_0c6e7fdc3fd68303.txt"
 _P, _C, _R, _U = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNKNOWN
 
 
-def _source(where: str) -> str:
-    return f"{_PAPER}, {where}"
+_source = cited_in(_PAPER)
 
 
 _SKETCH_CLAIMS: tuple[Claim, ...] = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sympy
 
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.claim import Claim, computed_claim
+from dpcert.proofs.claim import Claim, cited_in, computed_claim
 from dpcert.proofs.claims.privact.deciders import (
     clique,
     degree_vector_privacy,
@@ -24,8 +24,7 @@ _PAPER = "004_a0cddc0a7a24fb37.txt"
 _P, _C, _R = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED
 
 
-def _source(where: str) -> str:
-    return f"{_PAPER}, {where}"
+_source = cited_in(_PAPER)
 
 
 CLAIMS: tuple[Claim, ...] = (
