@@ -24,7 +24,8 @@ def _eps(value: object, name: str = "eps") -> sympy.Expr:
 def _items(N: object, w: object, *, w_max: str = "N") -> tuple[int, int]:
     """N >= 2 and 1 <= w <= N (or <= N/2 with ``w_max="N/2"``)."""
     n = require_int("N", N, minimum=2)
-    return n, require_int("w", w, minimum=1, maximum=n // 2 if w_max == "N/2" else n)
+    return n, require_int("w", w, minimum=1, maximum=n // 2 if w_max == "N/2" else n,
+                          maximum_name=w_max)
 
 
 def _units(units: str) -> str:

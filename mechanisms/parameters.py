@@ -270,16 +270,21 @@ def require_unit_interval(name: str, value: object, *, closed_right: bool = Fals
     return expr
 
 
-def require_int(name: str, value: object, *, minimum: int | None = None, maximum: int | None = None) -> int:
+def require_int(name: str, value: object, *, minimum: int | None = None, maximum: int | None = None,
+                maximum_name: str | None = None) -> int:
     """``value`` as a Python int within [minimum, maximum].
 
     Any exact number equal to an integer is accepted: ints (numpy's too), integral floats such as
     ``1e12``, Fractions and sympy numbers with denominator 1, and strings such as ``"12"``, ``"1e12"``,
     ``"10^6"`` or ``"2**40"`` (read by :func:`to_exact`). Booleans and non-integers (``"1.5"``, ``0.5``,
-    ``"log(3)"``) are rejected with an error naming ``name`` and the range.
+    ``"log(3)"``) are rejected with an error naming ``name`` and the range. When the maximum is another
+    parameter's value, ``maximum_name`` names it too ("w must be an integer in [1, N = 2]"), so the user
+    sees which of the two to change.
     """
     low = "-inf" if minimum is None else _shown(minimum)
     high = "inf" if maximum is None else _shown(maximum)
+    if maximum_name is not None:
+        high = f"{maximum_name} = {high}"
     allowed = f"{name} must be an integer" + ("" if minimum is None and maximum is None else f" in [{low}, {high}]")
     if isinstance(value, bool):
         raise InvalidParameterError(f"{allowed}. Got {_brief(value)}")

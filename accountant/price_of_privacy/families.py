@@ -28,7 +28,7 @@ def _n_w(N: object, w: object) -> tuple[int, int | None]:
     w = optional_parameter(w)
     if w is None:
         return n, None
-    return n, require_int("w", w, minimum=1, maximum=n)
+    return n, require_int("w", w, minimum=1, maximum=n, maximum_name="N")
 
 
 def ldp_mutual_information_family(N: object, w: object, eps: object) -> list[BoundResult]:

@@ -42,7 +42,7 @@ def maxsense_user_threshold(N: object, w: object, eps: object, *, theta: object 
         A BoundResult in users (exact expression; ``upper`` rounded up).
     """
     N = require_int("N", N, minimum=2)
-    w = require_int("w", w, minimum=1, maximum=N)
+    w = require_int("w", w, minimum=1, maximum=N, maximum_name="N")
     eps = require_positive("eps", eps)
     theta = require_positive("theta", theta)
     if exact_sign(theta - w) >= 0:

@@ -113,7 +113,7 @@ def maxsense_expected_scores(alpha: Sequence[object], beta: Sequence[object], b:
     References: 000_0c6e7fdc3fd68303.txt, Theorem 15 (proof).
     """
     N = require_int("N", N, minimum=2)
-    w = require_int("w", w, minimum=1, maximum=N)
+    w = require_int("w", w, minimum=1, maximum=N, maximum_name="N")
     U = require_int("U", U, minimum=0)
     a, rows, be = _model(alpha, b, beta)
     theta = _theta(theta, N, w)
@@ -159,7 +159,7 @@ def maxsense_score_gap(N: int, w: int, theta: object, eps: object, U: int, delta
     References: 000_0c6e7fdc3fd68303.txt, Theorem 15 (proof); spec Section 9, E6.
     """
     N = require_int("N", N, minimum=2)
-    w = require_int("w", w, minimum=1, maximum=N)
+    w = require_int("w", w, minimum=1, maximum=N, maximum_name="N")
     U = require_int("U", U, minimum=0)
     theta = _theta(theta, N, w)
     return U * eps_hat(eps) * theta * (1 - theta / w) * to_exact("delta_lm", delta_lm) / (2 * N)
@@ -225,7 +225,7 @@ def pairwise_pair_probability(alpha: Sequence[object], b: Sequence[Sequence[obje
     References: 000_0c6e7fdc3fd68303.txt, Appendix B (Theorem 24).
     """
     N = require_int("N", N, minimum=2)
-    w = require_int("w", w, minimum=1, maximum=N)
+    w = require_int("w", w, minimum=1, maximum=N, maximum_name="N")
     if sampling not in SAMPLING_MODELS:
         raise InvalidParameterError(f"sampling must be one of {', '.join(SAMPLING_MODELS)}. Got {sampling!r}")
     a, rows, _ = _model(alpha, b)

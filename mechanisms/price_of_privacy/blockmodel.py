@@ -194,7 +194,7 @@ class BlockModel:
     def __post_init__(self) -> None:
         # items are int32 indices, and the sampler's sentinels N + j (j < w <= N) must fit too
         object.__setattr__(self, "N", require_int("N", self.N, minimum=2, maximum=2**30))
-        object.__setattr__(self, "w", require_int("w", self.w, minimum=1, maximum=self.N))
+        object.__setattr__(self, "w", require_int("w", self.w, minimum=1, maximum=self.N, maximum_name="N"))
         object.__setattr__(self, "alpha", _probability_vector("alpha", self.alpha))
         object.__setattr__(self, "beta", _probability_vector("beta", self.beta))
         if isinstance(self.b, (str, bytes)) or not isinstance(self.b, Sequence) or len(self.b) != len(self.alpha):

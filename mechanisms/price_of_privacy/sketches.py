@@ -180,7 +180,7 @@ class _UserSketch(FiniteMechanism):
 
     def _validate_common(self, *, min_w: int = 1) -> None:
         object.__setattr__(self, "N", require_int("N", self.N, minimum=2, maximum=MAX_ITEMS))
-        object.__setattr__(self, "w", require_int("w", self.w, minimum=min_w, maximum=self.N))
+        object.__setattr__(self, "w", require_int("w", self.w, minimum=min_w, maximum=self.N, maximum_name="N"))
         object.__setattr__(self, "eps", require_positive("eps", self.eps))
 
     def _output_count(self) -> int:

@@ -91,7 +91,7 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
             raise InvalidParameterError(f"simulate {algorithm} needs --param {name}=VALUE")
     N = require_int("N", raw.pop("N"), minimum=2, maximum=PAIRWISE_N_MAX if algorithm == "pairwise-preference" else N_MAX)
     U = require_int("U", raw.pop("U"), minimum=1, maximum=U_MAX)
-    w = require_int("w", raw.pop("w"), minimum=1, maximum=N)
+    w = require_int("w", raw.pop("w"), minimum=1, maximum=N, maximum_name="N")
     eps = require_eps("eps", raw.pop("eps"))
     model = BlockModel.lower_bound_instance(N, w, sampling=raw.pop("sampling", "subset"))
     per_user = N if 8 * w > N else w  # the dense regime draws N sort keys per user

@@ -116,7 +116,7 @@ def test_cluster_sizes_use_largest_remainders():
 BAD_MODELS = [
     (dict(N=1, w=1, alpha=(1,), beta=(1,), b=((1,),)), "N must be an integer in [2, 1073741824]"),
     (dict(N=2**30 + 1, w=1, alpha=(1,), beta=(1,), b=((1,),)), "N must be an integer in [2, 1073741824]"),  # int32
-    (dict(N=5, w=6, alpha=(1,), beta=(1,), b=((1,),)), "w must be an integer in [1, 5]"),
+    (dict(N=5, w=6, alpha=(1,), beta=(1,), b=((1,),)), "w must be an integer in [1, N = 5]"),
     (dict(N=5, w=2, alpha=(HALF,), beta=(1,), b=((1,),)), "alpha must sum to 1"),
     (dict(N=5, w=2, alpha=(1,), beta=(HALF, R(3, 5)), b=((1, 1),)), "beta must sum to 1"),
     (dict(N=5, w=2, alpha=(1,), beta=(1,), b=((2,),)), "b[0][0] must be in [0, 1]"),

@@ -325,12 +325,12 @@ def test_enumeration_is_bounded_with_a_clear_error_but_pmf_and_sample_work_at_an
 
 INVALID = [
     (PairwisePreferenceSketch, dict(N=1, w=1, eps=1), "N must be an integer in [2, 10^12]"),
-    (PairwisePreferenceSketch, dict(N=4, w=5, eps=1), "w must be an integer in [1, 4]"),
+    (PairwisePreferenceSketch, dict(N=4, w=5, eps=1), "w must be an integer in [1, N = 4]"),
     (PairwisePreferenceSketch, dict(N=4, w=2, eps=0), "eps must be > 0"),
     (PairwisePreferenceSketch, dict(N=4, w=2, eps=1, pair=(1, 1)), "pair must be two different items"),
     (PairwisePreferenceSketch, dict(N=4, w=2, eps=1, pair=(0, 4)), "pair must hold items in [0, 3]"),
     (PairwisePreferenceSketch, dict(N=4, w=2, eps=1, rule="equal"), "rule must be one of"),
-    (RatedPairSketch, dict(N=4, w=1, eps=1), "w must be an integer in [2, 4]"),
+    (RatedPairSketch, dict(N=4, w=1, eps=1), "w must be an integer in [2, N = 4]"),
     (RatedPairSketchPublicItems, dict(eps=1, items=(3,)), "items must be at least 2 distinct"),
     (RatedPairSketchPublicItems, dict(eps=1, items=(3, 3)), "items must be at least 2 distinct"),
     (RatedPairSketchPublicItems, dict(eps=1, items=(-1, 2)), "items must be integers >= 0"),

@@ -34,7 +34,7 @@ REJECTED = [
     ("pairwise-preference", {**_RECOMMENDER, "N": "4001"}, "N must be an integer in [2, 4000]"),
     ("maxsense", {**_RECOMMENDER, "U": "1e7+1"}, "U must be an integer in [1, 10^7]"),
     ("maxsense", {**_RECOMMENDER, "U": "0"}, "U must be"),
-    ("maxsense", {**_RECOMMENDER, "w": "21"}, "w must be an integer in [1, 20]"),
+    ("maxsense", {**_RECOMMENDER, "w": "21"}, "w must be an integer in [1, N = 20]"),
     ("maxsense", {**_RECOMMENDER, "eps": "1e5"}, "eps must be in"),
     ("maxsense", {**_RECOMMENDER, "eps": "exp(-exp(10))"}, "eps must be in"),
     ("maxsense", {**_RECOMMENDER, "theta": "1e-10"}, "theta must be in"),
