@@ -46,6 +46,13 @@ class Claim:
     kind: str = "instance"
     """"instance" (a mechanism at given parameters, with a certificate), "family" (every parameter
     value, decided symbolically) or "computed" (a bound, identity or enumeration; no certificate)."""
+    requires: Callable[[], str | None] | None = None
+    """What the claim needs beyond dpcert: returns why it cannot be decided here (e.g. the paper's data
+    folder is absent), or None when it can. ``dpcert claims`` reports such a claim as skipped."""
+
+    def unavailable(self) -> str | None:
+        """Why the claim cannot be decided on this machine, or None."""
+        return None if self.requires is None else self.requires()
 
     def check(self) -> ClaimOutcome:
         """Decide the claim now."""
@@ -129,18 +136,20 @@ def cited_in(paper: str) -> Callable[[str], str]:
 
 
 def computed_claim(id: str, source: str, statement: str, expected: Verdict,
-                   decide: Callable[[], tuple[Verdict, str]], *, method: str = "exact") -> Claim:
+                   decide: Callable[[], tuple[Verdict, str]], *, method: str = "exact",
+                   requires: Callable[[], str | None] | None = None) -> Claim:
     """A claim decided by a computation (a bound evaluated exactly, an enumeration, a counterexample).
 
     ``decide`` returns the verdict and the evidence sentence (which names the witness for a refutation
-    and the cases checked for a confirmation).
+    and the cases checked for a confirmation); ``requires`` says why it cannot run here (see
+    :attr:`Claim.requires`).
     """
 
     def run() -> ClaimOutcome:
         verdict, evidence = decide()
         return ClaimOutcome(verdict, method, evidence)
 
-    return Claim(id, source, statement, expected, run, kind="computed")
+    return Claim(id, source, statement, expected, run, kind="computed", requires=requires)
 
 
 def facts_outcome(facts: Sequence[object]) -> tuple[Verdict, str]:

@@ -203,27 +203,34 @@ def claims_command(source: str | None, as_json: bool) -> None:
     """Check every registered claim and print the report.
 
     Exit 0 when every claim gets the verdict the registry expects (paper errors and negative controls
-    are expected to be refuted), 1 otherwise.
+    are expected to be refuted), 1 otherwise. A claim that needs what this machine lacks (the PrivaCT
+    social graphs and ratings, ../shared/data/social-graphs or $DPCERT_SOCIAL_GRAPHS) is listed as skipped.
     """
     from dpcert.proofs.registry import claims
 
     selected = claims(source=source)
     if not selected:
         raise InvalidParameterError(f"--source matches no registered claim. Got {source!r}")
-    results = []
+    results, skipped = [], []
     with progress_bar() as progress:
         task = progress.add_task("checking claims", total=len(selected))
         for claim in selected:
             progress.update(task, description=f"checking {claim.id}")
-            outcome = claim.check()
-            results.append((claim, outcome))
+            reason = claim.unavailable()
+            if reason is None:
+                results.append((claim, claim.check()))
+            else:
+                skipped.append((claim, reason))
             progress.advance(task)
     mismatches = [c.id for c, o in results if o.verdict is not c.expected]
     payload = {"claims": [{"id": c.id, "source": c.source, "statement": c.statement, "expected": c.expected.value,
                            **o.as_json()} for c, o in results],
+               "skipped": [{"id": c.id, "source": c.source, "statement": c.statement, "reason": reason}
+                           for c, reason in skipped],
                "summary": {"total": len(results), "as_expected": len(results) - len(mismatches),
-                           "unexpected": mismatches}}
-    table = Table(title=f"dpcert claims: {len(results) - len(mismatches)} of {len(results)} as expected")
+                           "unexpected": mismatches, "skipped": len(skipped)}}
+    title = f"dpcert claims: {len(results) - len(mismatches)} of {len(results)} as expected"
+    table = Table(title=title + (f"; {len(skipped)} skipped" if skipped else ""))
     for column in ("id", "verdict", "method", "source"):
         table.add_column(column, overflow="fold")
     for c, o in results:
@@ -236,6 +243,8 @@ def claims_command(source: str | None, as_json: bool) -> None:
         console.print(table)
         for c, o in results:
             console.print(f"[bold]{escape(c.id)}[/bold]: {escape(c.statement)}\n    {escape(o.evidence)}")
+        for c, reason in skipped:
+            console.print(f"[bold]{escape(c.id)}[/bold] [yellow]skipped[/yellow]: {escape(reason)}")
     sys.exit(1 if mismatches else 0)
 
 
