@@ -61,6 +61,16 @@ from dpcert.mechanisms.privact.privact import (
     privact,
 )
 from dpcert.mechanisms.privact.strawman import AdjacencyRandomizedResponse
+from dpcert.mechanisms.privact.paper_ids import first_seen_order, paper_labelled_graph
+from dpcert.mechanisms.privact.social_similarity import (
+    PROFILES,
+    SimilarityDistanceSummary,
+    hop_distances,
+    rating_similarity,
+    similarity_distance_correlations,
+    summarize_correlations,
+    table_6_row,
+)
 from dpcert.mechanisms.privact.tree import (
     ClusterTree,
     clique_constant,
@@ -126,4 +136,13 @@ __all__ = [
     "tree_qualities",
     "validate_dissimilarity",
     "validate_partition",
+    "first_seen_order",
+    "paper_labelled_graph",
+    "PROFILES",
+    "SimilarityDistanceSummary",
+    "hop_distances",
+    "rating_similarity",
+    "similarity_distance_correlations",
+    "summarize_correlations",
+    "table_6_row",
 ]
