@@ -14,8 +14,8 @@ from dpcert.proofs.exact import check_finite
 from dpcert.proofs.guarantees import Guarantee, MetricDP
 from dpcert.proofs.symbolic import check_family, check_symbolic
 
-__all__ = ["Claim", "ClaimOutcome", "check", "cited_in", "computed_claim", "deferred_instance_claim", "facts_outcome", "family_claim",
-           "instance_claim", "mechanism_claim"]
+__all__ = ["Claim", "ClaimOutcome", "check", "cited_in", "computed_claim", "deferred_instance_claim", "facts_outcome",
+           "family_claim", "instance_claim", "mechanism_claim"]
 
 
 @dataclass(frozen=True)

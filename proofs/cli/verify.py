@@ -127,7 +127,8 @@ def mechanisms_command(as_json: bool) -> None:
         table.add_column(column, overflow="fold")
     for e in CATALOG.values():
         params = "\n".join(f"{p.name}{'' if p.default is None else '=' + p.default}: {p.help}" for p in e.parameters)
-        tags = (" [negative control]" if e.negative_control else "") + (" [sampler: dpcert audit]" if e.sampler_only else "")
+        tags = ((" [negative control]" if e.negative_control else "")
+                + (" [sampler: dpcert audit]" if e.sampler_only else ""))
         table.add_row(e.name, escape(params), escape(e.summary + tags))
     emit(as_json, payload, table)
 

@@ -75,7 +75,8 @@ def table_6_full_profile_consistency(network: str) -> tuple[Verdict, str]:
                 f"n <= {n} users one non-negative user gives <= {float(one_positive):.4f}% ({share}); "
                 f"the true maximum is >= {float(lowest_true_max)}")
     if all_negative and lowest_true_max > 0:
-        return Verdict.REFUTED, evidence + " > 0: some user's correlation is positive. Internally inconsistent."
+        return Verdict.REFUTED, ("witness the printed row: " + evidence
+                                 + " > 0: some user's correlation is positive. Internally inconsistent.")
     return Verdict.CONFIRMED, evidence + ": consistent with every user negative."
 
 
@@ -115,4 +116,5 @@ def measured_full_profile(network: str, *, directory: str | os.PathLike[str] | N
                 f"({summary.percent_negative:.1f}%), c_u in [{summary.minimum:.3f}, {summary.maximum:.3f}]")
     if summary.n_defined and summary.n_negative == summary.n_defined:
         return Verdict.CONFIRMED, evidence
-    return Verdict.REFUTED, evidence
+    return Verdict.REFUTED, (f"witness {summary.n_defined - summary.n_negative} users whose correlation is >= 0, "
+                             f"the largest {summary.maximum:.3f}: " + evidence)

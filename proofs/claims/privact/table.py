@@ -6,7 +6,10 @@ import sympy
 
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import Claim, cited_in, computed_claim
+from dpcert.proofs.claims.privact.similarity_checks import measured_full_profile, table_6_full_profile_consistency
 from dpcert.proofs.claims.privact.deciders import (
+    advanced_composition_example,
+    aggregate_query_cost,
     clique,
     degree_vector_privacy,
     edge_level,
@@ -15,6 +18,7 @@ from dpcert.proofs.claims.privact.deciders import (
     laplace_difference,
     lemma_5_1,
     lemma_6,
+    needs_social_data,
     strawman_example,
     theorem_3,
     theorem_6_values,
@@ -63,4 +67,19 @@ CLAIMS: tuple[Claim, ...] = (
     computed_claim("footnote2-posterior-bound", _source("footnote 2"),
                    "86% is the most an attacker can infer a random bit with at eps = 2 (the eps-DP posterior bound)",
                    _R, footnote_2_bound),
+    computed_claim("privact-sec3.2-advanced-composition", _source("Section 3.2"),
+                   "advanced composition of 1000 queries at eps = 0.1 gives an aggregate eps above 20 (delta' = 0.01)",
+                   _C, advanced_composition_example),
+    computed_claim("privact-sec3.2-aggregate-eps-above-20", _source("Section 3.2"),
+                   "1000 queries at eps = 0.1 each cost an aggregate eps > 20 with 99% probability (delta = 0.01)",
+                   _R, aggregate_query_cost),
+    *(computed_claim(f"table6-full-negative-printed-{network}", _source("Section 7.4, Table 6"),
+                     f"for full rating profiles the correlation is negative for all users ({network} row as printed)",
+                     expected, lambda network=network: table_6_full_profile_consistency(network))
+      for network, expected in (("lastfm", _R), ("delicious", _R), ("douban", _C))),
+    *(computed_claim(f"table6-full-negative-measured-{network}", _source("Section 7.4, Table 6"),
+                     f"for full rating profiles the correlation is negative for all users ({network}, measured)",
+                     _R, lambda network=network: measured_full_profile(network),
+                     requires=needs_social_data(network, ratings=True))
+      for network in ("lastfm", "delicious")),
 )
