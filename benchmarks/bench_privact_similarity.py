@@ -21,7 +21,7 @@ from dpcert.proofs.claims.privact.similarity_checks import (
 )
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "privact_table6.md"
-COMMAND = "DPCERT_SOCIAL_GRAPHS=/work/shared/data/social-graphs python benchmarks/bench_privact_similarity.py"
+COMMAND = "python benchmarks/bench_privact_similarity.py  # data read from ../shared/data/social-graphs"
 
 
 def main() -> int:
