@@ -54,8 +54,10 @@ def main() -> None:
         parser.error(f"--iterations-per-node must be >= 0. Got {args.iterations_per_node}")
     rows = [run_network(name, args.eps, seed, args.iterations_per_node, args.data_dir)
             for name in args.networks for seed in args.seeds]
+    means = seed_means(rows)
     if args.json:
-        print(json.dumps({"benchmark": "privact", "iterations_per_node": args.iterations_per_node, "runs": rows}))
+        print(json.dumps({"benchmark": "privact", "iterations_per_node": args.iterations_per_node, "runs": rows,
+                          "means_over_seeds": means}))
         return
     print(f"PRIVACT, {args.iterations_per_node}·n GENTREE iterations per tree")
     print(f"{'network':<10} {'seed':>5} {'n':>5} {'K':>2} {'eps':>4} {'s/run':>7} {'Q_D/rho':>8} "
@@ -66,6 +68,26 @@ def main() -> None:
         for run in row["private"]:
             print(f"{'':<10} {'':>5} {'':>5} {'':>2} {run['eps_edge']:>4} {run['seconds']:>7} "
                   f"{run['relative_utility']:>8} {'':>6} {run['loss_percent']:>7} {run['paper_loss_percent']!s:>6}")
+    print(f"\nTable 2, mean over seeds {' '.join(map(str, args.seeds))}")
+    for network, mean in means.items():
+        losses = ", ".join(f"{eps}: {loss} ({TABLE2[network][1].get(f'{float(eps):.1f}')})"
+                           for eps, loss in mean["loss_percent"].items())
+        print(f"{network:<10} Q_D/rho {mean['relative_utility']} ({TABLE2[network][0]}); loss % at eps {losses}")
+
+
+def seed_means(rows: list[dict]) -> dict[str, dict]:
+    """Table 2's layout: per network, the relative utility and each eps's loss averaged over the seeds run."""
+    means = {}
+    for network in dict.fromkeys(row["network"] for row in rows):
+        runs = [row for row in rows if row["network"] == network]
+        losses = {run["eps_edge"]: [] for run in runs[0]["private"]}
+        for row in runs:
+            for run in row["private"]:
+                losses[run["eps_edge"]].append(run["loss_percent"])
+        means[network] = {"seeds": [row["seed"] for row in runs],
+                          "relative_utility": round(float(np.mean([row["relative_utility"] for row in runs])), 2),
+                          "loss_percent": {eps: round(float(np.mean(values)), 2) for eps, values in losses.items()}}
+    return means
 
 
 if __name__ == "__main__":
