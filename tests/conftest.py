@@ -18,6 +18,8 @@ from decimal import Decimal
 from fractions import Fraction
 from types import ModuleType
 
+import networkx as nx
+import numpy as np
 import pytest
 import sympy
 from hypothesis import HealthCheck, settings
@@ -234,3 +236,21 @@ def within_printed(lower, upper, printed: str, units: Fraction = Fraction(1, 2))
 def bound_less(a, b) -> bool:
     """a <= b for two BoundResults, decided rigorously (a's upper end against b's lower end)."""
     return certified_sign(b.lower_value - a.upper_value) >= 0
+
+
+def write_synthetic_social_data(folder: str | os.PathLike[str], *, n: int = 40, items: int = 30, seed: int = 0) -> str:
+    """A small made-up data folder in the real one's layout: ``lastfm/edges.txt`` (a connected random graph on
+    n users) and ``lastfm/ratings.txt`` (about 6 weights per user over ``items`` items), plus
+    ``douban/edges.txt`` without ratings. Generated for tests, never the paper's data. Returns the folder."""
+    rng = np.random.default_rng(seed)
+    graph = nx.connected_watts_strogatz_graph(n, 4, 0.3, seed=seed)
+    for name, with_ratings in (("lastfm", True), ("douban", False)):
+        os.makedirs(os.path.join(folder, name), exist_ok=True)
+        with open(os.path.join(folder, name, "edges.txt"), "w") as out:
+            out.writelines(f"{u}\t{v}\n" for u, v in graph.edges)
+        if with_ratings:
+            with open(os.path.join(folder, name, "ratings.txt"), "w") as out:
+                for u in range(n):
+                    for item in rng.choice(items, size=6, replace=False):
+                        out.write(f"{u}\t{100 + item}\t{int(rng.integers(1, 50))}\n")
+    return str(folder)
