@@ -24,6 +24,7 @@ _COMMON = ("N", "U", "w", "eps", "sampling")
 
 
 _PRIVACT = ("network", "eps_edge", "iterations_per_node", "data_dir")
+_RECOMMEND = ("network", "eps_edge", "iterations_per_node", "trees", "splits", "k", "data_dir")
 _PREC = ("m", "T", "P", "others", "D", "R", "hostile", "runs")
 
 # ---------------------------------------------------------------------------------------------
@@ -63,6 +64,11 @@ PRIVACT_MOVES_MAX = 15 * 10**5
 PRIVACT_DEFAULT_ITERATIONS = 250
 """The default iterations per node (the paper's 1000 take about 3 minutes per tree on douban: pass it
 through the Python API, dpcert.mechanisms.privact.compare_utility)."""
+RECOMMEND_DEFAULT_ITERATIONS = 20
+"""privact-recommend's default iterations per node: a quick demo (3 trees on lastfm in about 3 s); the
+paper's 1000 exceed :data:`PRIVACT_MOVES_MAX` and run through benchmarks/bench_privact_recommend.py."""
+RECOMMEND_K_MAX = 1000
+"""Longest top-k list of privact-recommend (the paper's k = 100)."""
 
 
 def _budget(what: str, names: str, value: int, limit: int, seconds: str) -> None:
@@ -120,7 +126,7 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
 
 
 @click.command("simulate")
-@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, "privact", "p-rec"])))
+@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, "privact", "privact-recommend", "p-rec"])))
 @param_option
 @click.option("--seed", default="0", show_default=True, help="seed of the run, an integer >= 0")
 @json_option
@@ -139,6 +145,13 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     paper's 1000 takes minutes), data_dir; reports the private trees' quality against the non-private tree
     (the paper's Table 2).
 
+    privact-recommend: network (lastfm | delicious; douban's ratings are not in the data), eps_edge (default
+    1), iterations_per_node (default 20; the paper's 1000 runs through benchmarks/bench_privact_recommend.py),
+    trees (1 to 3 of the paper's tree seeds 1234, 144, 1766, each shifted by --seed; default 3), splits (1 to
+    5 of the cold-start split seeds 67, 13, 45, 7, 82; default 5), k (top-k, default 100), data_dir; reports
+    the cold-start NDCG@k and MAP@k of itemAvg, friendsCF and PRIVACT-CF beside the paper's Tables 4 and 5.
+    trees x n x iterations_per_node at most 1.5e6 GENTREE moves (about a minute).
+
     p-rec: m (objects per round), T (rounds), P (peers within distance R), others (other voters), D, R
     (default 0), hostile (true: the others vote for disliked objects; default false), runs (default 200);
     reports the client's mean loss against Theorem 16's bound and the eps of Theorem 17. T at most 2e5,
@@ -147,8 +160,9 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     Every range is chosen so that a run answers within about a minute; outside it the command says so.
     """
     seed = require_int("seed", seed, minimum=0)
-    if algorithm in ("privact", "p-rec"):
-        {"privact": _simulate_privact, "p-rec": _simulate_prec}[algorithm](parse_params(params), seed, as_json)
+    if algorithm in ("privact", "privact-recommend", "p-rec"):
+        run = {"privact": _simulate_privact, "privact-recommend": _simulate_privact_recommend, "p-rec": _simulate_prec}
+        run[algorithm](parse_params(params), seed, as_json)
         return
     from dpcert.mechanisms.price_of_privacy import simulate_maxsense, simulate_multi_maxsense, simulate_pairwise_preference
 
@@ -190,7 +204,11 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, st
     eps_values = [require_eps("eps_edge", text.strip()) for text in texts]
     per_node = require_int("iterations_per_node", raw.get("iterations_per_node", PRIVACT_DEFAULT_ITERATIONS),
                            minimum=0, maximum=10**4)
-    data_dir = raw.get("data_dir")
+    return raw["network"], eps_values, per_node, _data_dir(raw.get("data_dir"))
+
+
+def _data_dir(data_dir: str | None) -> str | None:
+    """``data_dir`` when it names an existing directory (or is absent)."""
     if data_dir is not None:
         try:
             exists = Path(data_dir).is_dir()
@@ -198,7 +216,44 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, st
             exists = False
         if not exists:
             raise InvalidParameterError(f"data_dir must be an existing directory. Got {data_dir[:80]!r}")
-    return raw["network"], eps_values, per_node, data_dir
+    return data_dir
+
+
+def _recommend_inputs(raw: dict[str, str], seed: int) -> dict[str, object]:
+    """privact-recommend's keyword arguments for cold_start_tables, each in its range: network lastfm or
+    delicious with its ratings in data_dir (or the default data folder), eps_edge in require_eps's range,
+    iterations_per_node in [0, 10^4] (default :data:`RECOMMEND_DEFAULT_ITERATIONS`), trees in [1, 3],
+    splits in [1, 5], k in [1, :data:`RECOMMEND_K_MAX`]; the caller checks the GENTREE moves against
+    :data:`PRIVACT_MOVES_MAX` with the network's n of Table 1."""
+    from dpcert.mechanisms.privact.cold_start import TREE_SEEDS
+    from dpcert.mechanisms.privact.ratings import SPLIT_SEEDS, ratings_file
+
+    unknown = sorted(set(raw) - set(_RECOMMEND))
+    if unknown:
+        raise InvalidParameterError(f"simulate privact-recommend has no parameter {unknown[0]!r}; its parameters "
+                                    f"are {', '.join(_RECOMMEND)}")
+    if "network" not in raw:
+        raise InvalidParameterError("simulate privact-recommend needs --param network=VALUE")
+    eps_edge = require_eps("eps_edge", raw.get("eps_edge", 1))
+    per_node = require_int("iterations_per_node", raw.get("iterations_per_node", RECOMMEND_DEFAULT_ITERATIONS),
+                           minimum=0, maximum=10**4)
+    trees = require_int("trees", raw.get("trees", len(TREE_SEEDS)), minimum=1, maximum=len(TREE_SEEDS))
+    splits = require_int("splits", raw.get("splits", len(SPLIT_SEEDS)), minimum=1, maximum=len(SPLIT_SEEDS))
+    k = require_int("k", raw.get("k", 100), minimum=1, maximum=RECOMMEND_K_MAX)
+    data_dir = _data_dir(raw.get("data_dir"))
+    try:
+        ratings_file(raw["network"], directory=data_dir)
+    except InvalidParameterError as error:
+        if str(error).startswith("network"):
+            raise
+        raise InvalidParameterError(f"data_dir must hold {raw['network']}/edges.txt and ratings.txt (or set "
+                                    f"DPCERT_SOCIAL_GRAPHS). Got {str(data_dir)[:80]!r}") from None
+    if seed + max(TREE_SEEDS) >= 2**32:
+        raise InvalidParameterError(f"seed must be at most {2**32 - 1 - max(TREE_SEEDS)} (it shifts the tree seeds). "
+                                    f"Got {seed}")
+    return {"network": raw["network"], "eps_edge": eps_edge, "iterations_per_node": per_node, "k": k,
+            "tree_seeds": tuple(s + seed for s in TREE_SEEDS[:trees]), "split_seeds": SPLIT_SEEDS[:splits],
+            "directory": data_dir}
 
 
 def _prec_inputs(raw: dict[str, str]) -> tuple[int, int, int, int, int, int, bool, int]:
@@ -251,6 +306,32 @@ def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
     table.add_row("non-private", "-", "-", f"{result.relative_utility:.3f}", "-")
     for r in result.private:
         table.add_row("PRIVACT", str(r.eps_edge), str(r.eps_user), f"{r.relative_utility:.3f}", f"{100 * r.loss:.2f} %")
+    emit(as_json, payload, table)
+
+
+def _simulate_privact_recommend(raw: dict[str, str], seed: int, as_json: bool) -> None:
+    from dpcert.mechanisms.privact import TABLE1
+    from dpcert.mechanisms.privact.cold_start import STRATEGIES, TABLE4, TABLE5, cold_start_tables
+
+    arguments = _recommend_inputs(raw, seed)
+    n = TABLE1[arguments["network"]][0]
+    _budget("GENTREE moves", "trees x n x iterations_per_node",
+            len(arguments["tree_seeds"]) * n * arguments["iterations_per_node"], PRIVACT_MOVES_MAX, "about a minute")
+    with progress_bar() as bar:
+        task = bar.add_task(f"PRIVACT trees and cold-start splits on {arguments['network']}",
+                            total=len(arguments["tree_seeds"]) + len(arguments["split_seeds"]))
+        tables = cold_start_tables(**arguments, progress=lambda done, total: bar.update(task, completed=done))
+    payload = {**tables.as_json(), "seed": seed}
+    table = Table(title=f"simulate privact-recommend: {tables.network} (n = {tables.n}, {tables.items} items), "
+                        f"eps_edge = {tables.eps_edge}, {tables.iterations_per_node} x n GENTREE proposals "
+                        f"(the paper: 1000 x n), top-{tables.k}")
+    for column in ("table", "strategy", "NDCG", "paper NDCG", "MAP", "paper MAP", "MAP (1/k)"):
+        table.add_column(column)
+    for label, measured, paper in (("4 (current)", tables.current, TABLE4), ("5 (older)", tables.older, TABLE5)):
+        for name in STRATEGIES:
+            scores, (ndcg, map_) = measured[name], paper[tables.network][name]
+            table.add_row(label, name, f"{scores.ndcg:.3e}", f"{float(ndcg):.3e}", f"{scores.map_code:.3e}",
+                          f"{float(map_):.3e}", f"{scores.map_paper:.3e}")
     emit(as_json, payload, table)
 
 

@@ -24,10 +24,12 @@ import json
 import os
 import signal
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
+from conftest import write_synthetic_social_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -139,11 +141,15 @@ _BOUNDS = {
     "p-rec": {"m": "2", "n": "2012", "P": "12", "T": "200"},
     "privact": {"n": "1843", "eps_edge": "1"},
 }
+_SOCIAL_DATA = write_synthetic_social_data(tempfile.mkdtemp(prefix="dpcert-cli-fuzz-social-"))
+"""A made-up 40-user data folder, so privact-recommend's fuzz runs with or without the real data."""
 _SIMULATIONS = {
     "maxsense": ({"N": "20", "U": "2000", "w": "2", "eps": "2"}, ("theta", "sensing", "sampling")),
     "multi-maxsense": ({"N": "20", "U": "2000", "w": "2", "eps": "2"}, ("Q", "block_size", "sampling")),
     "pairwise-preference": ({"N": "20", "U": "2000", "w": "2", "eps": "2"}, ("rule", "sampling")),
     "privact": ({"network": "delicious", "eps_edge": "1", "iterations_per_node": "1"}, ("data_dir",)),
+    "privact-recommend": ({"network": "lastfm", "iterations_per_node": "1", "trees": "1", "splits": "1", "k": "10",
+                           "data_dir": _SOCIAL_DATA}, ("eps_edge",)),
     "p-rec": ({"m": "2", "T": "20", "P": "4", "others": "20", "runs": "4"}, ("D", "R", "hostile")),
 }
 _PLOT = {"eps0": "1", "delta": "1e-6", "n_min": "1000", "n_max": "1e5", "points": "3"}
