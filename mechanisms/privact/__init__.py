@@ -11,6 +11,10 @@ specs/kolluri_private_hierarchical_clustering.md.
 - :mod:`~dpcert.mechanisms.privact.gentree`: GENTREE (Algorithm 1), Metropolis–Hastings at temperature 1.
 - :mod:`~dpcert.mechanisms.privact.enumeration`: all (2n − 3)!! trees for n <= 8, for exact checks.
 - :mod:`~dpcert.mechanisms.privact.privact`: PRIVACT end to end (Algorithm 2).
+- :mod:`~dpcert.mechanisms.privact.ratings`: Section 7's ratings, their normalisation, cold-start and existing-user splits.
+- :mod:`~dpcert.mechanisms.privact.recommenders`: itemAvg, friendsCF and PRIVACT-CF top-k lists, both fallback rules.
+- :mod:`~dpcert.mechanisms.privact.ranking_metrics`: NDCG@k and MAP@k (the paper's and the code's AP normalisation).
+- :mod:`~dpcert.mechanisms.privact.cold_start`: the cold-start experiment end to end (Tables 4 and 5).
 """
 
 from dpcert.mechanisms.privact.degree_vector import (

@@ -66,8 +66,10 @@ def hits(top_k: np.ndarray, relevant: Sequence[np.ndarray]) -> np.ndarray:
         raise InvalidParameterError(f"top_k must be a (users, k) integer array. Got shape {lists.shape} of {lists.dtype}")
     if len(relevant) != lists.shape[0]:
         raise InvalidParameterError(f"relevant must hold one item set per user ({lists.shape[0]}). Got {len(relevant)}")
-    return np.stack([np.isin(row, items) for row, items in zip(lists, relevant)]) if lists.shape[0] else \
-        np.zeros(lists.shape, dtype=bool)
+    found = np.zeros(lists.shape, dtype=bool)
+    for row, items in enumerate(relevant):
+        found[row] = np.isin(lists[row], items)
+    return found
 
 
 def ranking_scores(top_k: np.ndarray, relevant: Sequence[np.ndarray], *, k: int | None = None) -> RankingScores:
