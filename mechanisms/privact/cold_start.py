@@ -27,7 +27,7 @@ import numpy as np
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 from dpcert.mechanisms.privact.gentree import DEFAULT_ITERATIONS_PER_NODE
-from dpcert.mechanisms.privact.graphs import load_social_graph
+from dpcert.mechanisms.privact.paper_ids import paper_labelled_graph
 from dpcert.mechanisms.privact.privact import estimated_degrees, privact
 from dpcert.mechanisms.privact.ranking_metrics import ranking_scores
 from dpcert.mechanisms.privact.ratings import SPLIT_SEEDS, cold_start_split, load_ratings, ratings_file
@@ -153,7 +153,7 @@ def cold_start_tables(network: str, *, eps_edge: object = 1, iterations_per_node
     tree_seeds, split_seeds = _seeds("tree_seeds", tree_seeds), _seeds("split_seeds", split_seeds)
     k = require_int("k", k, minimum=1, maximum=10**6)
     iterations_per_node = require_int("iterations_per_node", iterations_per_node, minimum=0)
-    graph = load_social_graph(network, directory=directory)
+    graph = paper_labelled_graph(network, directory=directory)  # vertex p is user p of ratings.txt
     ratings = load_ratings(network, directory=directory, n_users=graph.n)
     total, done = len(tree_seeds) + len(split_seeds), 0
     start = time.perf_counter()

@@ -9,8 +9,9 @@ and the authors' code stores a normalised rating of exactly 0 as 1e-9 (:data:`ZE
 rated pair stays a rated pair. douban's ratings are explicit (1–5, divided by 5), but the data folder holds
 its edges only: it has no ``ratings.txt``, and :func:`load_ratings` says so instead of inventing ratings.
 
-``<network>/ratings.txt`` holds ``user<TAB>item<TAB>value`` lines whose user ids are already the LCC ids
-0..n-1 that :func:`~dpcert.mechanisms.privact.graphs.load_social_graph` produces. Items are numbered in
+``<network>/ratings.txt`` holds ``user<TAB>item<TAB>value`` lines whose user ids are the LCC's vertices
+0..n-1 numbered as the paper's code numbers them (first appearance in ``edges.txt``): pair them with
+:func:`~dpcert.mechanisms.privact.paper_ids.paper_labelled_graph`, not ``load_social_graph``'s sorted ids. Items are numbered in
 the order of their first appearance in the file ("dataset order", which Table 5's older ranking uses).
 
 The two evaluation protocols, each with the authors' five split seeds 67, 13, 45, 7, 82 (spec A17: the
