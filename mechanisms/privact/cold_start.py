@@ -26,12 +26,14 @@ from fractions import Fraction
 import numpy as np
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.privact.community_distance import contributor_distances, distance_ndcg_correlation
 from dpcert.mechanisms.privact.gentree import DEFAULT_ITERATIONS_PER_NODE
 from dpcert.mechanisms.privact.paper_ids import paper_labelled_graph
 from dpcert.mechanisms.privact.privact import estimated_degrees, privact
-from dpcert.mechanisms.privact.ranking_metrics import ranking_scores
+from dpcert.mechanisms.privact.ranking_metrics import RankingScores, ranking_scores
 from dpcert.mechanisms.privact.ratings import SPLIT_SEEDS, cold_start_split, load_ratings, ratings_file
 from dpcert.mechanisms.privact.recommenders import TOP_K, cf_top_k, friends, hct_neighbours, item_average_top_k
+from dpcert.mechanisms.privact.social_similarity import hop_distances
 
 __all__ = ["STRATEGIES", "TABLE4", "TABLE5", "TREE_SEEDS", "ColdStartTables", "StrategyScores",
            "cold_start_tables"]
@@ -89,6 +91,9 @@ class ColdStartTables:
         tree_seeds, split_seeds, k: the runs and the cut-off.
         test_users: the distinct cold-start test users of each split.
         current, older: strategy -> scores under the current rule (Table 4) and the older one (Table 5).
+        distance_correlations: Section 7.4's Pearson r of community distance and NDCG@k over PRIVACT-CF's
+            targets (current rule), one per (tree seed, split seed), trees varying fastest
+            (:mod:`~dpcert.mechanisms.privact.community_distance`; NaN where undefined).
         tree_seconds, ranking_seconds: time spent building the trees and ranking/scoring.
     """
 
@@ -104,6 +109,7 @@ class ColdStartTables:
     test_users: tuple[int, ...]
     current: dict[str, StrategyScores]
     older: dict[str, StrategyScores]
+    distance_correlations: tuple[float, ...]
     tree_seconds: float
     ranking_seconds: float
 
@@ -118,7 +124,10 @@ class ColdStartTables:
                 "eps_edge": str(self.eps_edge), "iterations_per_node": self.iterations_per_node,
                 "tree_seeds": list(self.tree_seeds), "split_seeds": list(self.split_seeds), "k": self.k,
                 "test_users": list(self.test_users), "table4_current_ordering": table(self.current, TABLE4),
-                "table5_older_ordering": table(self.older, TABLE5), "tree_seconds": self.tree_seconds,
+                "table5_older_ordering": table(self.older, TABLE5),
+                "section_7_4_distance_ndcg_correlations": [None if np.isnan(r) else r
+                                                           for r in self.distance_correlations],
+                "tree_seconds": self.tree_seconds,
                 "ranking_seconds": self.ranking_seconds}
 
 
@@ -126,6 +135,10 @@ def _seeds(name: str, seeds: Sequence[int]) -> tuple[int, ...]:
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence) or not seeds:
         raise InvalidParameterError(f"{name} must be a non-empty sequence of seeds. Got {seeds!r}")
     return tuple(require_int(name, s, minimum=0, maximum=2**32 - 1) for s in seeds)
+
+
+def _means(scores: RankingScores) -> tuple[float, float, float]:
+    return scores.mean_ndcg, scores.map_code, scores.map_paper
 
 
 def _mean(runs: list[tuple[float, float, float]]) -> StrategyScores:
@@ -169,7 +182,8 @@ def cold_start_tables(network: str, *, eps_edge: object = 1, iterations_per_node
     start = time.perf_counter()
     current: dict[str, list[tuple[float, float, float]]] = {name: [] for name in STRATEGIES}
     older: dict[str, list[tuple[float, float, float]]] = {name: [] for name in STRATEGIES}
-    test_users = []
+    test_users, correlations = [], []
+    hops = hop_distances(graph)
     for seed in split_seeds:
         split = cold_start_split(ratings, seed)
         users = split.test_users
@@ -179,23 +193,27 @@ def cold_start_tables(network: str, *, eps_edge: object = 1, iterations_per_node
         relevant = [test.indices[test.indptr[u]: test.indptr[u + 1]][test.data[test.indptr[u]: test.indptr[u + 1]] > 0]
                     for u in users]
 
-        def score(lists: np.ndarray) -> tuple[float, float, float]:
-            scores = ranking_scores(lists, relevant, k=k)
-            return scores.mean_ndcg, scores.map_code, scores.map_paper
+        def score(lists: np.ndarray) -> RankingScores:
+            return ranking_scores(lists, relevant, k=k)
 
-        baseline = score(item_average_top_k(split.train, users.size, k=k))
+        baseline = _means(score(item_average_top_k(split.train, users.size, k=k)))
         current["itemAvg"].append(baseline)
         older["itemAvg"].append(baseline)
         selections = [("friendsCF", friends(graph.adjacency, users))]
         selections += [("PRIVACT-CF", hct_neighbours(tree, users, m[users])) for tree, m in released]
         for name, selected in selections:
-            current[name].append(score(cf_top_k(split.train, selected, k=k, ordering="itemavg")))
-            older[name].append(score(cf_top_k(split.train, selected, k=k, ordering="dataset")))
+            lists = cf_top_k(split.train, selected, k=k, ordering="itemavg")
+            scores = score(lists)
+            current[name].append(_means(scores))
+            older[name].append(_means(score(cf_top_k(split.train, selected, k=k, ordering="dataset"))))
+            if name == "PRIVACT-CF":
+                distances = contributor_distances(split.train, users, selected, lists, hops)
+                correlations.append(distance_ndcg_correlation(distances, scores.ndcg))
         done += 1
         if progress is not None:
             progress(done, total)
     return ColdStartTables(network, graph.n, graph.edge_count, ratings.n_items, eps_edge, iterations_per_node,
                            tree_seeds, split_seeds, k, tuple(test_users),
                            {name: _mean(runs) for name, runs in current.items()},
-                           {name: _mean(runs) for name, runs in older.items()},
+                           {name: _mean(runs) for name, runs in older.items()}, tuple(correlations),
                            tree_seconds, time.perf_counter() - start)
