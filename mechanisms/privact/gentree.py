@@ -18,6 +18,7 @@ References: 004_a0cddc0a7a24fb37.txt, Algorithm 1, Section 4.3; spec §2.4, TC-M
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -129,9 +130,15 @@ class _SwapState:
     def to_tree(self) -> ClusterTree:
         return ClusterTree(self.left.copy(), self.right.copy(), self.root)
 
+    def non_root_internal_nodes(self) -> np.ndarray:
+        """The n − 2 internal nodes a swap is proposed at (the root never moves)."""
+        nodes = np.arange(self.n, 2 * self.n - 1)
+        return nodes[nodes != self.root]
+
 
 def gentree(S: object, rng: np.random.Generator, *, iterations_per_node: int = DEFAULT_ITERATIONS_PER_NODE,
-            iterations: int | None = None, initial: ClusterTree | None = None) -> GenTreeResult:
+            iterations: int | None = None, initial: ClusterTree | None = None,
+            on_step: Callable[[tuple[int, int] | None], None] | None = None) -> GenTreeResult:
     """Run GENTREE (Algorithm 1) on the dissimilarity matrix S.
 
     Args:
@@ -140,6 +147,9 @@ def gentree(S: object, rng: np.random.Generator, *, iterations_per_node: int = D
         iterations_per_node: I = iterations_per_node · n proposals (default 1000, the paper's).
         iterations: the number of proposals, overriding ``iterations_per_node``.
         initial: T_0; default a uniformly random tree drawn with ``rng`` (the paper leaves T_0 open, A24).
+        on_step: called after every proposal with the accepted move (node, config), or None when it was
+            rejected, so a caller can follow the chain's trees (Figure 5 scores them by log Q_M); it sees
+            the moves only and draws nothing from ``rng``.
 
     Returns:
         The final tree, its quality, the acceptance count and a trace of Q_D every n proposals.
@@ -158,7 +168,26 @@ def gentree(S: object, rng: np.random.Generator, *, iterations_per_node: int = D
         raise InvalidParameterError(f"initial must be a ClusterTree on {n} leaves. Got {initial!r}")
     state = _SwapState(initial, S)
     start_quality = state.quality
-    candidates = initial.non_root_internal_nodes
+    accepted, trace = _metropolis_swaps(state, rng, total, acceptance_log_probability, on_step=on_step)
+    final = state.to_tree()
+    return GenTreeResult(final, dasgupta_quality(final, S), start_quality, total if n > 2 else 0, accepted,
+                         trace)
+
+
+def _metropolis_swaps(state: _SwapState, rng: np.random.Generator, total: int,
+                     log_acceptance: Callable[[object], object], *,
+                     on_step: Callable[[tuple[int, int] | None], None] | None = None) -> tuple[int, np.ndarray]:
+    """``total`` Metropolis–Hastings proposals over local swaps from ``state``, which is updated in place.
+
+    Each proposal is a uniform non-root internal node and a uniform one of its two swaps (symmetric,
+    probability 1/(2(n − 2))); it is accepted with probability exp(min(0, log_acceptance(Δ))) for the
+    score change Δ that ``state.propose`` returns (GENTREE: Δ = ΔQ_D and log_acceptance = min(0, Δ)).
+
+    Returns:
+        (accepted proposals, the state's score as float after every block of n proposals).
+    """
+    candidates = state.non_root_internal_nodes()
+    n = state.n
     trace, accepted, done = [], 0, 0
     while candidates.size and done < total:
         size = min(_CHUNK, total - done)
@@ -168,12 +197,15 @@ def gentree(S: object, rng: np.random.Generator, *, iterations_per_node: int = D
         for step in range(size):
             lam, config = nodes[step], configs[step]
             delta, sum_stay_c = state.propose(lam, config)
-            if delta >= 0 or uniforms[step] < math.exp(acceptance_log_probability(delta)):
+            log_a = log_acceptance(delta)
+            move = None
+            if log_a >= 0 or uniforms[step] < math.exp(log_a):
                 state.apply(lam, config, delta, sum_stay_c)
                 accepted += 1
+                move = (lam, config)
+            if on_step is not None:
+                on_step(move)
             if (done + step + 1) % n == 0:
                 trace.append(float(state.quality))
         done += size
-    final = state.to_tree()
-    return GenTreeResult(final, dasgupta_quality(final, S), start_quality, total if candidates.size else 0,
-                         accepted, np.asarray(trace))
+    return accepted, np.asarray(trace)
