@@ -88,6 +88,32 @@ from dpcert.mechanisms.privact.tree import (
     thetas,
     validate_dissimilarity,
 )
+from dpcert.mechanisms.privact.likelihood import (
+    AUTHORS_PI_CLAMP,
+    edge_counts,
+    likelihood,
+    likelihood_swap_delta,
+    local_likelihood_delta,
+    log_likelihood,
+    log_likelihood_exact,
+    node_log_likelihoods,
+    pair_counts,
+)
+from dpcert.mechanisms.privact.cmn import (
+    CMN_DP_EXPONENT_CLAMP,
+    LikelihoodRun,
+    cmn,
+    cmn_dp,
+    cmn_dp_acceptance_log_probability,
+    cmn_dp_sensitivity,
+)
+from dpcert.mechanisms.privact.likelihood_comparison import (
+    FIGURE5_EPS_EDGES,
+    FIGURE5_SEEDS,
+    LikelihoodComparison,
+    compare_likelihood,
+    privact_likelihood_run,
+)
 
 __all__ = [
     "DEFAULT_ITERATIONS_PER_NODE",
@@ -149,4 +175,24 @@ __all__ = [
     "similarity_distance_correlations",
     "summarize_correlations",
     "table_6_row",
+    "AUTHORS_PI_CLAMP",
+    "edge_counts",
+    "likelihood",
+    "likelihood_swap_delta",
+    "local_likelihood_delta",
+    "log_likelihood",
+    "log_likelihood_exact",
+    "node_log_likelihoods",
+    "pair_counts",
+    "CMN_DP_EXPONENT_CLAMP",
+    "LikelihoodRun",
+    "cmn",
+    "cmn_dp",
+    "cmn_dp_acceptance_log_probability",
+    "cmn_dp_sensitivity",
+    "FIGURE5_EPS_EDGES",
+    "FIGURE5_SEEDS",
+    "LikelihoodComparison",
+    "compare_likelihood",
+    "privact_likelihood_run",
 ]

@@ -93,13 +93,18 @@ class _SwapState:
         su, sv = self.start[u], self.start[v]
         return _block_sum(self.S, self.order[su: su + self.size[u]], self.order[sv: sv + self.size[v]])
 
-    def propose(self, lam: int, config: int) -> tuple[object, object]:
-        """(ΔQ, Σ_{stay, C}) of the swap (lam, config)."""
+    def parts(self, lam: int, config: int) -> tuple[int, int, int, int]:
+        """(moved, stay, parent, C) of the swap (lam, config): ``stay`` and C become siblings under lam."""
         k = lam - self.n
         a, b = int(self.left[k]), int(self.right[k])
         moved, stay = (a, b) if config == 0 else (b, a)
         p = int(self.parent[lam])
         c = int(self.right[p - self.n]) if self.left[p - self.n] == lam else int(self.left[p - self.n])
+        return moved, stay, p, c
+
+    def propose(self, lam: int, config: int) -> tuple[object, object]:
+        """(ΔQ, Σ_{stay, C}) of the swap (lam, config)."""
+        moved, stay, _, c = self.parts(lam, config)
         sum_stay_c = self.block(stay, c)
         return local_swap_delta(int(self.size[c]), self.cross[lam], int(self.size[moved]), sum_stay_c), sum_stay_c
 
@@ -160,18 +165,29 @@ def gentree(S: object, rng: np.random.Generator, *, iterations_per_node: int = D
         raise InvalidParameterError(f"S must be at least 2 x 2 (n >= 2 leaves). Got {n} x {n}")
     if not isinstance(rng, np.random.Generator):
         raise InvalidParameterError(f"rng must be a numpy.random.Generator. Got {type(rng).__name__}")
-    per_node = require_int("iterations_per_node", iterations_per_node, minimum=0)
-    total = per_node * n if iterations is None else require_int("iterations", iterations, minimum=0)
-    if initial is None:
-        initial = random_tree(n, rng)
-    elif not isinstance(initial, ClusterTree) or initial.n != n:
-        raise InvalidParameterError(f"initial must be a ClusterTree on {n} leaves. Got {initial!r}")
+    total = _chain_length(n, iterations_per_node, iterations)
+    initial = _initial_tree(n, initial, rng)
     state = _SwapState(initial, S)
     start_quality = state.quality
     accepted, trace = _metropolis_swaps(state, rng, total, acceptance_log_probability, on_step=on_step)
     final = state.to_tree()
     return GenTreeResult(final, dasgupta_quality(final, S), start_quality, total if n > 2 else 0, accepted,
                          trace)
+
+
+def _chain_length(n: int, iterations_per_node: object, iterations: object) -> int:
+    """I = iterations_per_node · n proposals, or ``iterations`` when given."""
+    per_node = require_int("iterations_per_node", iterations_per_node, minimum=0)
+    return per_node * n if iterations is None else require_int("iterations", iterations, minimum=0)
+
+
+def _initial_tree(n: int, initial: ClusterTree | None, rng: np.random.Generator) -> ClusterTree:
+    """T_0: ``initial`` checked against n, or a uniformly random tree drawn with ``rng``."""
+    if initial is None:
+        return random_tree(n, rng)
+    if not isinstance(initial, ClusterTree) or initial.n != n:
+        raise InvalidParameterError(f"initial must be a ClusterTree on {n} leaves. Got {initial!r}")
+    return initial
 
 
 def _metropolis_swaps(state: _SwapState, rng: np.random.Generator, total: int,
