@@ -64,7 +64,8 @@ def privact_likelihood_run(graph: object, eps_edge: object, rng: np.random.Gener
     means = _BlockMeans(follower, follow=True)
     run = gentree(dissimilarity_matrix(reports.noisy_vectors), rng, iterations_per_node=iterations_per_node,
                   initial=initial, on_step=means)
-    return LikelihoodRun(run.tree, log_likelihood(run.tree, graph), start, run.iterations, run.accepted, np.asarray(means.means))
+    return LikelihoodRun(run.tree, log_likelihood(run.tree, graph), start, run.iterations, run.accepted,
+                         np.asarray(means.means))
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,7 +112,8 @@ class LikelihoodComparison:
 
 
 def compare_likelihood(graph: object, *, eps_edges: Sequence[object] = FIGURE5_EPS_EDGES,
-                       seeds: Sequence[int] = FIGURE5_SEEDS, iterations_per_node: int = DEFAULT_ITERATIONS_PER_NODE) -> LikelihoodComparison:
+                       seeds: Sequence[int] = FIGURE5_SEEDS,
+                       iterations_per_node: int = DEFAULT_ITERATIONS_PER_NODE) -> LikelihoodComparison:
     """Figure 5 for one graph: PRIVACT's and CMN-DP's ln Q_M curves at every ε and seed.
 
     Costs 2·|eps_edges|·|seeds|·iterations_per_node·n proposals (about 30–50 µs each at n ≈ 2000).

@@ -148,9 +148,9 @@ def cmn_detailed_balance() -> tuple[Verdict, str]:
             if worst > 1e-12:
                 return _R, (f"witness {graph.name}: Q_M(T) a(T, T') = {forward:.15g} but Q_M(T') a(T', T) = "
                             f"{backward:.15g} for T = {trees[i]}, T' = {trees[j]}")
-    return _C, ("CMN's Metropolis kernel (uniform non-root node x uniform of 2 swaps, acceptance exp(min(0, Delta ln Q_M)) "
-                "with the chain's own Delta) satisfies Q_M(T) P(T, T') = Q_M(T') P(T', T) for every move among the 105 "
-                f"trees at n = 5 on two random graphs (largest relative defect {worst:.1e}): its stationary law is "
+    return _C, ("CMN's Metropolis kernel (uniform non-root node x uniform of 2 swaps, acceptance "
+                "exp(min(0, Delta ln Q_M)) with the chain's own Delta) satisfies Q_M(T) P(T, T') = Q_M(T') P(T', T) "
+                f"for every move among the 105 trees at n = 5 on two random graphs (largest relative defect {worst:.1e}): its stationary law is "
                 "proportional to Q_M")
 
 
