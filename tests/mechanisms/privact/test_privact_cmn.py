@@ -22,6 +22,7 @@ from dpcert.mechanisms.privact import (
     cmn_dp_acceptance_log_probability,
     cmn_dp_sensitivity,
     compare_likelihood,
+    gentree,
     likelihood,
     likelihood_swap_delta,
     load_social_graph,
@@ -147,6 +148,25 @@ def test_privact_run_is_privacts_release_scored_by_q_m():
     assert run.tree == release.tree and run.accepted == release.run.accepted
     assert run.log_likelihood == pytest.approx(log_likelihood(release.tree, graph))
     assert run.log_likelihood_trace.shape == (30,) and run.iterations == 30 * 30
+
+
+def test_gentree_on_step_sees_every_proposal_and_changes_nothing():
+    """gentree's observer is called once per proposal with the accepted moves (as many as the run accepted);
+    replaying them on T_0 gives the final tree, and the run equals one without an observer."""
+    rng = np.random.default_rng(12)
+    n = 14
+    S = rng.integers(1, 9, (n, n))
+    S = np.triu(S, 1) + np.triu(S, 1).T
+    initial = random_tree(n, rng)
+    seen = []
+    run = gentree(S, np.random.default_rng(3), iterations=700, initial=initial, on_step=seen.append)
+    plain = gentree(S, np.random.default_rng(3), iterations=700, initial=initial)
+    moves = [move for move in seen if move is not None]
+    assert len(seen) == 700 and len(moves) == run.accepted == plain.accepted > 0
+    replayed = initial
+    for node, config in moves:
+        replayed = replayed.swap(node, config)
+    assert replayed == run.tree == plain.tree
 
 
 def test_compare_likelihood_averages_over_seeds():
