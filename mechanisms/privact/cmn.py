@@ -68,7 +68,8 @@ class LikelihoodRun:
         initial_log_likelihood: ln Q_M(T_0).
         iterations: proposals made.
         accepted: proposals accepted.
-        log_likelihood_trace: ln Q_M averaged over each block of n proposals (Figure 5's curve).
+        log_likelihood_trace: ln Q_M averaged over each complete block of n proposals (Figure 5's curve; a
+            final partial block is dropped).
     """
 
     tree: ClusterTree
