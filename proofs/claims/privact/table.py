@@ -9,7 +9,6 @@ from dpcert.proofs.claim import Claim, cited_in, computed_claim
 from dpcert.proofs.claims.privact.likelihood_checks import cmn_detailed_balance, q_m_identities, result_2
 from dpcert.proofs.claims.privact.recommendation_checks import (
     appendix_a2_fallback_example,
-    delicious_map_exception_measured,
     result_3_measured,
     result_3_paper_numbers,
     section_7_3_pooled_ranges,
@@ -112,9 +111,6 @@ CLAIMS: tuple[Claim, ...] = (
                    "PRIVACT-CF beats itemAvg on NDCG and MAP for cold-start users (lastfm, measured at 20 x n "
                    "GENTREE proposals, 3 trees x 5 splits)", _C, result_3_measured,
                    requires=needs_social_data("lastfm", ratings=True)),
-    computed_claim("privact-table4-delicious-map-exception", _source("Table 4"),
-                   "on delicious PRIVACT-CF's MAP is below itemAvg's (measured at 20 x n GENTREE proposals)", _C,
-                   delicious_map_exception_measured, requires=needs_social_data("delicious", ratings=True)),
     computed_claim("privact-sec7.4-distance-ndcg-lastfm", _source("Section 7.4"),
                    "on lastfm, NDCG falls with the social distance of the users PRIVACT-CF draws on (negative "
                    "correlation in every run; measured at 20 x n GENTREE proposals)", _C, section_7_4_lastfm_measured,

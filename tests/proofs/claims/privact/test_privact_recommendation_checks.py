@@ -48,7 +48,7 @@ def test_appendix_a2_example():
 
 def test_real_data_deciders_mark_absent_data(monkeypatch, tmp_path):
     monkeypatch.setenv("DPCERT_SOCIAL_GRAPHS", str(tmp_path / "absent"))
-    for decider in (checks.result_3_measured, checks.delicious_map_exception_measured):
+    for decider in (checks.result_3_measured, checks.section_7_4_lastfm_measured):
         verdict, evidence = decider()
         assert verdict is Verdict.UNKNOWN and evidence.startswith(checks.DATA_ABSENT)
 
