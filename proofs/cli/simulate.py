@@ -290,6 +290,9 @@ def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
 
     network, eps_values, per_node, data_dir = _privact_inputs(raw)
     graph = social_graph_or_fallback(network, directory=data_dir, rng=seed)
+    if graph.source == "generated":  # said on stderr, so --json stays one JSON object; its "source" says so too
+        click.echo(f"dpcert: warning: {network}'s edge list was not found (data_dir, or set DPCERT_SOCIAL_GRAPHS); "
+                   f"running on a generated G(n, m) graph with Table 1's n and |E|, not on {network}", err=True)
     _budget("GENTREE moves", "(eps_edge values + 1) x n x iterations_per_node", (len(eps_values) + 1) * graph.n * per_node,
             PRIVACT_MOVES_MAX, "about a minute")
     with progress_bar() as bar:

@@ -79,10 +79,12 @@ def test_simulate_privact_reports_both_eps_and_the_utility_loss(capsys, tmp_path
     # 004 Algorithm 2 on a generated lastfm-sized graph (the data folder is pointed at an empty directory):
     # eps per user is half eps per edge (spec A1), Q_D/rho >= 1 because S >= 1 off the diagonal (Theorem 4),
     # and the loss is a fraction of the non-private tree's quality
-    code, out, _ = run(capsys, "simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=1,2",
-                       "--param", "iterations_per_node=5", "--param", f"data_dir={tmp_path}", "--seed", "3", "--json")
+    code, out, err = run(capsys, "simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=1,2",
+                         "--param", "iterations_per_node=5", "--param", f"data_dir={tmp_path}", "--seed", "3", "--json")
     payload = json.loads(out)
     assert code == 0 and payload["source"] == "generated" and payload["K"] == 7
+    # the user named lastfm: the stand-in graph is announced, never silent
+    assert err.startswith("dpcert: warning: lastfm's edge list was not found") and err.count("\n") == 1
     assert [(r["eps_edge"], r["eps_user"]) for r in payload["private"]] == [("1", "1/2"), ("2", "1")]
     assert payload["nonprivate_relative_utility"] >= 1
     assert all(r["relative_utility"] >= 1 and 0 <= r["loss"] < 1 for r in payload["private"])
