@@ -127,7 +127,9 @@ def table_3_caption_range() -> tuple[Verdict, str]:
     return verdict, lead + (f"PRIVACT-SERec / Basic SERec NDCG: {_shown(ndcg)} (range {float(min(ndcg.values())):.3g}-"
                      f"{float(max(ndcg.values())):.3g}); MAP: {_shown(map_)} (range {float(min(map_.values())):.3g}-"
                      f"{float(max(map_.values())):.4g}): 2.1-17.9 is the MAP range"
-                     + ("" if printed(map_) else " (nor does MAP match)"))
+                     + ("" if printed(map_) else " (nor does MAP match)")
+                     + "; Table 3 itself is not recomputed: SERec's social-exposure term could not be established "
+                       "from public sources (README)")
 
 
 def appendix_a2_fallback_example() -> tuple[Verdict, str]:
