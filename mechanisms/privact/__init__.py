@@ -15,6 +15,8 @@ specs/kolluri_private_hierarchical_clustering.md.
 - :mod:`~dpcert.mechanisms.privact.recommenders`: itemAvg, friendsCF and PRIVACT-CF top-k lists, both fallback rules.
 - :mod:`~dpcert.mechanisms.privact.ranking_metrics`: NDCG@k and MAP@k (the paper's and the code's AP normalisation).
 - :mod:`~dpcert.mechanisms.privact.cold_start`: the cold-start experiment end to end (Tables 4 and 5).
+- :mod:`~dpcert.mechanisms.privact.serec`: SERec as RecQ implements it (Table 3's recommender), and Basic SERec.
+- :mod:`~dpcert.mechanisms.privact.existing_users`: the existing-user experiment end to end (Table 3).
 """
 
 from dpcert.mechanisms.privact.degree_vector import (
@@ -47,10 +49,10 @@ from dpcert.mechanisms.privact.graphs import (
     SOCIAL_GRAPHS_ENV,
     TABLE1,
     SocialGraph,
+    generated_like,
     load_social_graph,
     planted_partition_graph,
     read_edge_list,
-    social_graph_or_fallback,
     social_graphs_dir,
 )
 from dpcert.mechanisms.privact.privact import (
@@ -140,6 +142,7 @@ __all__ = [
     "dissimilarity_matrix",
     "edge_privacy_loss",
     "estimated_degrees",
+    "generated_like",
     "gentree",
     "ideal_clustering_violations",
     "load_social_graph",
@@ -157,7 +160,6 @@ __all__ = [
     "random_partition",
     "random_tree",
     "read_edge_list",
-    "social_graph_or_fallback",
     "social_graphs_dir",
     "swap_delta",
     "swap_move_counts",

@@ -11,8 +11,8 @@ real networks, relabelled 0..n-1 (Table 1):
 
 The real edge lists are never part of this repository. :func:`social_graphs_dir` finds them at the path
 given, else at ``$DPCERT_SOCIAL_GRAPHS``, else at ``../shared/data/social-graphs/`` beside the project
-root; :func:`social_graph_or_fallback` returns a generated graph with Table 1's n and |E| when they are
-absent.
+root, and :func:`load_social_graph` says so when they are absent; a G(n, m) graph of a network's size is
+there only when asked for by name (:func:`generated_like`).
 
 References: 004_a0cddc0a7a24fb37.txt, Section 2.2 (model), Table 1; spec §1.1, §4.1 (LCC, [code]).
 """
@@ -37,10 +37,11 @@ __all__ = [
     "SOCIAL_GRAPHS_ENV",
     "TABLE1",
     "SocialGraph",
+    "generated_like",
     "load_social_graph",
     "planted_partition_graph",
     "read_edge_list",
-    "social_graph_or_fallback",
+    "searched_folder",
     "social_graphs_dir",
 ]
 
@@ -155,14 +156,18 @@ def social_graphs_dir(*, directory: str | os.PathLike[str] | None = None) -> Pat
     Looked up in order: ``directory``; the environment variable ``DPCERT_SOCIAL_GRAPHS``;
     ``../shared/data/social-graphs/`` relative to the project root.
     """
+    candidate = searched_folder(directory=directory)
+    return candidate if _is_dir(candidate) else None
+
+
+def searched_folder(*, directory: str | os.PathLike[str] | None = None) -> Path:
+    """The folder :func:`social_graphs_dir` looks in: ``directory``, else ``$DPCERT_SOCIAL_GRAPHS``, else
+    ``../shared/data/social-graphs/`` beside the project root (whether or not it exists)."""
     if directory is not None:
-        candidates = [Path(directory)]
-    elif os.environ.get(SOCIAL_GRAPHS_ENV):
-        candidates = [Path(os.environ[SOCIAL_GRAPHS_ENV])]
-    else:
-        project_root = Path(__file__).resolve().parents[2]
-        candidates = [project_root.parent / "shared" / "data" / "social-graphs"]
-    return next((c for c in candidates if _is_dir(c)), None)
+        return Path(directory)
+    if os.environ.get(SOCIAL_GRAPHS_ENV):
+        return Path(os.environ[SOCIAL_GRAPHS_ENV])
+    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "social-graphs"
 
 
 def _is_dir(path: Path) -> bool:
@@ -182,25 +187,22 @@ def load_social_graph(name: str, *, directory: str | os.PathLike[str] | None = N
     """The LCC of a real network of Table 1 (``lastfm``, ``delicious`` or ``douban``).
 
     Raises:
-        InvalidParameterError: for an unknown name, or when the data folder or file is absent.
+        InvalidParameterError: for an unknown name, or when the data folder or the network's file is absent
+            (the message names the folders looked in; nothing is generated in its place).
     """
     name = _network_name(name)
     folder = social_graphs_dir(directory=directory)
-    if folder is None:
-        raise InvalidParameterError(f"directory must hold the social-graph data (set {SOCIAL_GRAPHS_ENV}). "
-                                    f"Got {directory!r}")
+    if folder is None or not (folder / name / "edges.txt").is_file():
+        raise InvalidParameterError(f"directory must hold {name}/edges.txt (the paper's social-graph data; pass a "
+                                    f"data folder or set {SOCIAL_GRAPHS_ENV}). Looked in "
+                                    f"{str(searched_folder(directory=directory))[:120]!r}")
     return read_edge_list(folder / name / "edges.txt", name=name).largest_connected_component()
 
 
-def social_graph_or_fallback(name: str, *, directory: str | os.PathLike[str] | None = None,
-                             rng: np.random.Generator | int = 0) -> SocialGraph:
-    """The real network's LCC when its file is found, else the LCC of a G(n, m) random graph with
-    Table 1's n and |E| (source ``"generated"``) drawn with ``rng``."""
-    name = _network_name(name)
-    folder = social_graphs_dir(directory=directory)
-    if folder is not None and (folder / name / "edges.txt").is_file():
-        return load_social_graph(name, directory=folder)
-    n, m, _ = TABLE1[name]
+def generated_like(name: str, *, rng: np.random.Generator | int = 0) -> SocialGraph:
+    """A stand-in for a network, asked for by name: the LCC of a G(n, m) random graph with Table 1's n and |E|
+    (source ``"generated"``) drawn with ``rng``. Never used in place of a real network the caller named."""
+    n, m, _ = TABLE1[_network_name(name)]
     seed = int(as_generator(rng).integers(2**32))
     graph = SocialGraph.from_networkx(nx.gnm_random_graph(n, m, seed=seed), f"{name}-like G(n, m)")
     return graph.largest_connected_component()

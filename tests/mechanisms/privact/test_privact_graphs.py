@@ -11,15 +11,16 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.mechanisms.privact import (
     SOCIAL_GRAPHS_ENV,
     TABLE1,
     SocialGraph,
     bins_for,
+    generated_like,
     load_social_graph,
     planted_partition_graph,
     read_edge_list,
-    social_graph_or_fallback,
     social_graphs_dir,
 )
 
@@ -89,11 +90,15 @@ def test_data_folder_lookup_order_and_fallback(tmp_path, monkeypatch):
     assert (graph.n, graph.edge_count, graph.name) == (3, 2, "lastfm")
     missing = tmp_path / "nowhere"
     assert social_graphs_dir(directory=missing) is None
-    fallback = social_graph_or_fallback("delicious", directory=missing, rng=3)
+    # a named network is read or refused, never replaced by a generated graph
+    with pytest.raises(InvalidParameterError, match="^directory must hold delicious/edges.txt.*nowhere"):
+        load_social_graph("delicious", directory=missing)
+    with pytest.raises(InvalidParameterError, match="^directory must hold douban/edges.txt"):
+        load_social_graph("douban", directory=tmp_path)
+    stand_in = generated_like("delicious", rng=3)
     n, m, _ = TABLE1["delicious"]
-    assert fallback.source == "generated" and fallback.n <= n and fallback.edge_count <= m
-    assert fallback.n > n // 2 and nx.is_connected(fallback.to_networkx())
-    assert social_graph_or_fallback("lastfm", directory=tmp_path).source.endswith("edges.txt")
+    assert stand_in.source == "generated" and stand_in.n <= n and stand_in.edge_count <= m
+    assert stand_in.n > n // 2 and nx.is_connected(stand_in.to_networkx())
 
 
 def test_planted_partition_graph_has_the_planted_densities():

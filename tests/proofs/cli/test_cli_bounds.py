@@ -75,19 +75,25 @@ def test_privact_family_at_the_papers_scale(capsys):
         1 + sum(math.log(k) for k in range(1, 2 * 1843 - 2, 2)), rel=1e-9)
 
 
-def test_simulate_privact_reports_both_eps_and_the_utility_loss(capsys, tmp_path):
-    # 004 Algorithm 2 on a generated lastfm-sized graph (the data folder is pointed at an empty directory):
+def test_simulate_privact_reports_both_eps_and_the_utility_loss(capsys):
+    # 004 Algorithm 2 on a generated lastfm-sized graph, asked for with graph=generated:
     # eps per user is half eps per edge (spec A1), Q_D/rho >= 1 because S >= 1 off the diagonal (Theorem 4),
     # and the loss is a fraction of the non-private tree's quality
     code, out, err = run(capsys, "simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=1,2",
-                         "--param", "iterations_per_node=5", "--param", f"data_dir={tmp_path}", "--seed", "3", "--json")
+                         "--param", "iterations_per_node=5", "--param", "graph=generated", "--seed", "3", "--json")
     payload = json.loads(out)
-    assert code == 0 and payload["source"] == "generated" and payload["K"] == 7
-    # the user named lastfm: the stand-in graph is announced, never silent
-    assert err.startswith("dpcert: warning: lastfm's edge list was not found") and err.count("\n") == 1
+    assert code == 0 and payload["source"] == "generated" and payload["K"] == 7 and err == ""
     assert [(r["eps_edge"], r["eps_user"]) for r in payload["private"]] == [("1", "1/2"), ("2", "1")]
     assert payload["nonprivate_relative_utility"] >= 1
     assert all(r["relative_utility"] >= 1 and 0 <= r["loss"] < 1 for r in payload["private"])
+
+
+def test_simulate_privact_refuses_a_named_network_whose_data_is_absent(capsys, tmp_path):
+    # the user named lastfm and the folder has no lastfm/edges.txt: one line, exit 2, nothing generated in its place
+    code, out, err = run(capsys, "simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=1",
+                         "--param", f"data_dir={tmp_path}", "--json")
+    assert code == 2 and out == "" and err.startswith("dpcert: error: data_dir must hold lastfm/edges.txt")
+    assert err.count("\n") == 1
 
 
 def test_simulate_p_rec_against_theorems_16_and_17(capsys):
@@ -120,6 +126,8 @@ def test_simulate_p_rec_against_theorems_16_and_17(capsys):
       "--param", "hostile=maybe"), "hostile"),
     (("simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=-1"), "eps_edge"),
     (("simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=1", "--param", "K=3"), "K"),
+    (("simulate", "privact", "--param", "network=lastfm", "--param", "eps_edge=1", "--param", "graph=random"),
+     "graph"),
     (("bound", "privact", "--param", "n=100", "--param", "eps_edge=0"), "eps_edge"),
     (("simulate", "maxsense", "--param", "N=10", "--param", "U=10", "--param", "w=11", "--param", "eps=1"), "w"),
     (("simulate", "maxsense", "--param", "N=10", "--param", "U=10", "--param", "w=2"), "eps"),
