@@ -28,15 +28,17 @@ import numpy as np
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 from dpcert.mechanisms.privact.community_distance import contributor_distances, distance_ndcg_correlation
 from dpcert.mechanisms.privact.gentree import DEFAULT_ITERATIONS_PER_NODE
+from dpcert.mechanisms.privact.graphs import SocialGraph
 from dpcert.mechanisms.privact.paper_ids import paper_labelled_graph
 from dpcert.mechanisms.privact.privact import estimated_degrees, privact
 from dpcert.mechanisms.privact.ranking_metrics import RankingScores, ranking_scores
 from dpcert.mechanisms.privact.ratings import SPLIT_SEEDS, cold_start_split, load_ratings, ratings_file
 from dpcert.mechanisms.privact.recommenders import TOP_K, cf_top_k, friends, hct_neighbours, item_average_top_k
 from dpcert.mechanisms.privact.social_similarity import hop_distances
+from dpcert.mechanisms.privact.tree import ClusterTree
 
 __all__ = ["STRATEGIES", "TABLE4", "TABLE5", "TREE_SEEDS", "ColdStartTables", "StrategyScores",
-           "cold_start_tables"]
+           "cold_start_tables", "mean_scores", "released_trees", "seeds_of"]
 
 TREE_SEEDS = (1234, 144, 1766)
 """The paper's three tree seeds ([code]; spec §4.2)."""
@@ -131,18 +133,33 @@ class ColdStartTables:
                 "ranking_seconds": self.ranking_seconds}
 
 
-def _seeds(name: str, seeds: Sequence[int]) -> tuple[int, ...]:
+def released_trees(graph: SocialGraph, eps_edge: object, *, tree_seeds: Sequence[int] = TREE_SEEDS,
+                   iterations_per_node: int = DEFAULT_ITERATIONS_PER_NODE,
+                   progress: Callable[[int], None] | None = None) -> list[tuple[ClusterTree, np.ndarray]]:
+    """PRIVACT's release for each tree seed: the tree and every user's noisy degree estimate m_u, clipped to 1.
+
+    Post-processing only: both come from :func:`~dpcert.mechanisms.privact.privact`'s ε_edge-LDP reports.
+    ``progress`` is called with the number of trees built after each one.
+    """
+    released = []
+    for seed in seeds_of("tree_seeds", tree_seeds):
+        result = privact(graph, eps_edge, np.random.default_rng(seed), iterations_per_node=iterations_per_node)
+        released.append((result.tree, np.maximum(estimated_degrees(result.reports.noisy_vectors), 1)))
+        if progress is not None:
+            progress(len(released))
+    return released
+
+
+def seeds_of(name: str, seeds: Sequence[int]) -> tuple[int, ...]:
+    """``seeds`` as a tuple of seeds in [0, 2^32 - 1], or InvalidParameterError naming ``name``."""
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence) or not seeds:
         raise InvalidParameterError(f"{name} must be a non-empty sequence of seeds. Got {seeds!r}")
     return tuple(require_int(name, s, minimum=0, maximum=2**32 - 1) for s in seeds)
 
 
-def _means(scores: RankingScores) -> tuple[float, float, float]:
-    return scores.mean_ndcg, scores.map_code, scores.map_paper
-
-
-def _mean(runs: list[tuple[float, float, float]]) -> StrategyScores:
-    ndcg, map_code, map_paper = np.mean(np.array(runs), axis=0)
+def mean_scores(runs: Sequence[RankingScores]) -> StrategyScores:
+    """One strategy's means over its runs (each run's NDCG@k and both MAP@k, averaged with equal weight)."""
+    ndcg, map_code, map_paper = np.mean([(r.mean_ndcg, r.map_code, r.map_paper) for r in runs], axis=0)
     return StrategyScores(float(ndcg), float(map_code), float(map_paper), len(runs))
 
 
@@ -163,40 +180,31 @@ def cold_start_tables(network: str, *, eps_edge: object = 1, iterations_per_node
         progress: called with (steps done, total steps) after each tree and each split.
     """
     ratings_file(network, directory=directory)  # douban, unknown names and a missing folder fail here first
-    tree_seeds, split_seeds = _seeds("tree_seeds", tree_seeds), _seeds("split_seeds", split_seeds)
+    tree_seeds, split_seeds = seeds_of("tree_seeds", tree_seeds), seeds_of("split_seeds", split_seeds)
     k = require_int("k", k, minimum=1, maximum=10**6)
     iterations_per_node = require_int("iterations_per_node", iterations_per_node, minimum=0)
     graph = paper_labelled_graph(network, directory=directory)  # vertex p is user p of ratings.txt
     ratings = load_ratings(network, directory=directory, n_users=graph.n)
-    total, done = len(tree_seeds) + len(split_seeds), 0
+    total, done = len(tree_seeds) + len(split_seeds), len(tree_seeds)
     start = time.perf_counter()
-    released = []
-    for seed in tree_seeds:
-        result = privact(graph, eps_edge, np.random.default_rng(seed), iterations_per_node=iterations_per_node)
-        # post-processing only: the released tree and the noisy degree estimates, clipped to m >= 1
-        released.append((result.tree, np.maximum(estimated_degrees(result.reports.noisy_vectors), 1)))
-        done += 1
-        if progress is not None:
-            progress(done, total)
+    released = released_trees(graph, eps_edge, tree_seeds=tree_seeds, iterations_per_node=iterations_per_node,
+                              progress=None if progress is None else lambda step: progress(step, total))
     tree_seconds = time.perf_counter() - start
     start = time.perf_counter()
-    current: dict[str, list[tuple[float, float, float]]] = {name: [] for name in STRATEGIES}
-    older: dict[str, list[tuple[float, float, float]]] = {name: [] for name in STRATEGIES}
+    current: dict[str, list[RankingScores]] = {name: [] for name in STRATEGIES}
+    older: dict[str, list[RankingScores]] = {name: [] for name in STRATEGIES}
     test_users, correlations = [], []
     hops = hop_distances(graph)
     for seed in split_seeds:
         split = cold_start_split(ratings, seed)
         users = split.test_users
         test_users.append(int(users.size))
-        test = split.test
-        # relevance: a held-out item with a rating > 0 ([code]); 1e-9 stands for a rating of 0 and counts
-        relevant = [test.indices[test.indptr[u]: test.indptr[u + 1]][test.data[test.indptr[u]: test.indptr[u + 1]] > 0]
-                    for u in users]
+        relevant = split.relevant_items()
 
         def score(lists: np.ndarray) -> RankingScores:
             return ranking_scores(lists, relevant, k=k)
 
-        baseline = _means(score(item_average_top_k(split.train, users.size, k=k)))
+        baseline = score(item_average_top_k(split.train, users.size, k=k))
         current["itemAvg"].append(baseline)
         older["itemAvg"].append(baseline)
         selections = [("friendsCF", friends(graph.adjacency, users))]
@@ -204,8 +212,8 @@ def cold_start_tables(network: str, *, eps_edge: object = 1, iterations_per_node
         for name, selected in selections:
             lists = cf_top_k(split.train, selected, k=k, ordering="itemavg")
             scores = score(lists)
-            current[name].append(_means(scores))
-            older[name].append(_means(score(cf_top_k(split.train, selected, k=k, ordering="dataset"))))
+            current[name].append(scores)
+            older[name].append(score(cf_top_k(split.train, selected, k=k, ordering="dataset")))
             if name == "PRIVACT-CF":
                 distances = contributor_distances(split.train, users, selected, lists, hops)
                 correlations.append(distance_ndcg_correlation(distances, scores.ndcg))
@@ -214,6 +222,6 @@ def cold_start_tables(network: str, *, eps_edge: object = 1, iterations_per_node
             progress(done, total)
     return ColdStartTables(network, graph.n, graph.edge_count, ratings.n_items, eps_edge, iterations_per_node,
                            tree_seeds, split_seeds, k, tuple(test_users),
-                           {name: _mean(runs) for name, runs in current.items()},
-                           {name: _mean(runs) for name, runs in older.items()}, tuple(correlations),
+                           {name: mean_scores(runs) for name, runs in current.items()},
+                           {name: mean_scores(runs) for name, runs in older.items()}, tuple(correlations),
                            tree_seconds, time.perf_counter() - start)

@@ -39,7 +39,7 @@ import numpy as np
 import scipy.sparse
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_unit_interval
-from dpcert.mechanisms.privact.graphs import SOCIAL_GRAPHS_ENV, TABLE1, social_graphs_dir
+from dpcert.mechanisms.privact.graphs import SOCIAL_GRAPHS_ENV, TABLE1, searched_folder, social_graphs_dir
 
 __all__ = [
     "RATED_NETWORKS",
@@ -112,6 +112,13 @@ class RatingSplit:
     test: scipy.sparse.csr_array
     test_users: np.ndarray
 
+    def relevant_items(self) -> list[np.ndarray]:
+        """Each test user's relevant items: the held-out items with a rating > 0 ([code]; the 1e-9 that stands
+        for a rating of 0 counts)."""
+        test = self.test
+        return [test.indices[test.indptr[u]: test.indptr[u + 1]][test.data[test.indptr[u]: test.indptr[u + 1]] > 0]
+                for u in self.test_users]
+
 
 def _rated_network(network: object) -> str:
     if network == "douban":
@@ -134,13 +141,11 @@ def ratings_file(network: str, *, directory: str | os.PathLike[str] | None = Non
     """
     network = _rated_network(network)
     folder = social_graphs_dir(directory=directory)
-    if folder is None:
-        raise InvalidParameterError(f"directory must hold the social-graph data (set {SOCIAL_GRAPHS_ENV}). "
-                                    f"Got {directory!r}")
-    path = folder / network / "ratings.txt"
-    if not path.is_file():
-        raise InvalidParameterError(f"directory must hold {network}/ratings.txt. Got {str(folder)!r}")
-    return path
+    if folder is None or not (folder / network / "ratings.txt").is_file():
+        raise InvalidParameterError(f"directory must hold {network}/ratings.txt (the paper's social-graph data; pass "
+                                    f"a data folder or set {SOCIAL_GRAPHS_ENV}). Looked in "
+                                    f"{str(searched_folder(directory=directory))[:120]!r}")
+    return folder / network / "ratings.txt"
 
 
 def normalise_by_user_maximum(users: np.ndarray, weights: np.ndarray, n_users: int) -> np.ndarray:
