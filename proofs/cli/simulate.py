@@ -23,8 +23,10 @@ _ALGORITHMS = {
 _COMMON = ("N", "U", "w", "eps", "sampling")
 
 
-_PRIVACT = ("network", "eps_edge", "iterations_per_node", "data_dir")
+_PRIVACT = ("network", "eps_edge", "iterations_per_node", "graph", "data_dir")
+_GRAPHS = ("real", "generated")
 _RECOMMEND = ("network", "eps_edge", "iterations_per_node", "trees", "splits", "k", "data_dir")
+_SEREC = (*_RECOMMEND[:-1], "factors", "epochs", "data_dir")
 _PREC = ("m", "T", "P", "others", "D", "R", "hostile", "runs")
 
 # ---------------------------------------------------------------------------------------------
@@ -69,6 +71,13 @@ RECOMMEND_DEFAULT_ITERATIONS = 20
 paper's 1000 exceed :data:`PRIVACT_MOVES_MAX` and run through benchmarks/bench_privact_recommend.py."""
 RECOMMEND_K_MAX = 1000
 """Longest top-k list of privact-recommend (the paper's k = 100)."""
+SEREC_WORK_MAX = 10**11
+"""splits x (2 + trees) x epochs x factors^2 x users x items of privact-serec: each SERec epoch is two batched
+matrix products of that many multiply-adds (measured on lastfm, 1843 users x 17632 items, f = 10: about
+1.8e9 a second on one core, 10 epochs in 18 s), so 1e11 is about a minute."""
+SEREC_DEFAULTS = {"trees": 1, "splits": 1, "factors": 10, "epochs": 10}
+"""privact-serec's defaults: one tree and one split with 10 factors and 10 epochs (about 50 s on lastfm); the
+paper's three trees and five splits run through benchmarks/bench_privact_serec.py."""
 
 
 def _budget(what: str, names: str, value: int, limit: int, seconds: str) -> None:
@@ -126,7 +135,8 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
 
 
 @click.command("simulate")
-@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, "privact", "privact-recommend", "p-rec"])))
+@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, "privact", "privact-recommend", "privact-serec",
+                                                      "p-rec"])))
 @param_option
 @click.option("--seed", default="0", show_default=True, help="seed of the run, an integer >= 0")
 @json_option
@@ -140,10 +150,10 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     collapsed); multi-maxsense: Q (default ceil(eps)), block_size (default N // w); pairwise-preference:
     rule. U times the items each user touches is at most 3e8 (about 40 s).
 
-    privact: network (lastfm | delicious | douban; a random graph of the same size when the data folder is
-    absent), eps_edge (per-edge eps, comma-separated for up to 10), iterations_per_node (default 250; the
-    paper's 1000 takes minutes), data_dir; reports the private trees' quality against the non-private tree
-    (the paper's Table 2).
+    privact: network (lastfm | delicious | douban, read from the data folder), eps_edge (per-edge eps,
+    comma-separated for up to 10), iterations_per_node (default 250; the paper's 1000 takes minutes), graph
+    (real, the default, or generated: a random graph of the network's size), data_dir; reports the private
+    trees' quality against the non-private tree (the paper's Table 2).
 
     privact-recommend: network (lastfm | delicious; douban's ratings are not in the data), eps_edge (default
     1), iterations_per_node (default 20; the paper's 1000 runs through benchmarks/bench_privact_recommend.py),
@@ -151,6 +161,11 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     5 of the cold-start split seeds 67, 13, 45, 7, 82; default 5), k (top-k, default 100), data_dir; reports
     the cold-start NDCG@k and MAP@k of itemAvg, friendsCF and PRIVACT-CF beside the paper's Tables 4 and 5.
     trees x n x iterations_per_node at most 1.5e6 GENTREE moves (about a minute).
+
+    privact-serec: the existing-user Table 3 (Basic SERec, SERec, PRIVACT-SERec; SERec as RecQ implements
+    it): privact-recommend's parameters with trees and splits defaulting to 1, factors (default 10, at most
+    200) and epochs (default 10, at most 1000); splits x (2 + trees) x epochs x factors^2 x users x items at
+    most 1e11 (about a minute).
 
     p-rec: m (objects per round), T (rounds), P (peers within distance R), others (other voters), D, R
     (default 0), hostile (true: the others vote for disliked objects; default false), runs (default 200);
@@ -160,8 +175,9 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     Every range is chosen so that a run answers within about a minute; outside it the command says so.
     """
     seed = require_int("seed", seed, minimum=0)
-    if algorithm in ("privact", "privact-recommend", "p-rec"):
-        run = {"privact": _simulate_privact, "privact-recommend": _simulate_privact_recommend, "p-rec": _simulate_prec}
+    if algorithm in ("privact", "privact-recommend", "privact-serec", "p-rec"):
+        run = {"privact": _simulate_privact, "privact-recommend": _simulate_privact_recommend,
+               "privact-serec": _simulate_privact_serec, "p-rec": _simulate_prec}
         run[algorithm](parse_params(params), seed, as_json)
         return
     from dpcert.mechanisms.price_of_privacy import simulate_maxsense, simulate_multi_maxsense, simulate_pairwise_preference
@@ -182,12 +198,14 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     emit(as_json, payload, table)
 
 
-def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, str | None]:
-    """(network, eps_edge values, iterations_per_node, data_dir): network one of Table 1's, 1 to 10 eps_edge
-    values each in require_eps's range, iterations_per_node in [0, 10^4] (default
-    :data:`PRIVACT_DEFAULT_ITERATIONS`), data_dir an existing directory when given; the caller checks the
-    GENTREE moves against :data:`PRIVACT_MOVES_MAX` once n is known."""
+def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bool, str | None]:
+    """(network, eps_edge values, iterations_per_node, generated, data_dir): network one of Table 1's, 1 to 10
+    eps_edge values each in require_eps's range, iterations_per_node in [0, 10^4] (default
+    :data:`PRIVACT_DEFAULT_ITERATIONS`), graph ``real`` (default: the network's edge list, which must be found)
+    or ``generated`` (a G(n, m) graph of its size, only when asked for), data_dir an existing directory when
+    given; the caller checks the GENTREE moves against :data:`PRIVACT_MOVES_MAX` once n is known."""
     from dpcert.mechanisms.privact import TABLE1
+    from dpcert.mechanisms.privact.graphs import searched_folder
 
     unknown = sorted(set(raw) - set(_PRIVACT))
     if unknown:
@@ -204,7 +222,20 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, st
     eps_values = [require_eps("eps_edge", text.strip()) for text in texts]
     per_node = require_int("iterations_per_node", raw.get("iterations_per_node", PRIVACT_DEFAULT_ITERATIONS),
                            minimum=0, maximum=10**4)
-    return raw["network"], eps_values, per_node, _data_dir(raw.get("data_dir"))
+    graph = raw.get("graph", "real")
+    if graph not in _GRAPHS:
+        raise InvalidParameterError(f"graph must be one of {', '.join(_GRAPHS)}. Got {graph!r}")
+    data_dir = _data_dir(raw.get("data_dir"))
+    folder = searched_folder(directory=data_dir)
+    try:
+        found = (folder / raw["network"] / "edges.txt").is_file()
+    except (OSError, ValueError):  # a name too long, a NUL byte
+        found = False
+    if graph == "real" and not found:
+        raise InvalidParameterError(f"data_dir must hold {raw['network']}/edges.txt (or set DPCERT_SOCIAL_GRAPHS; "
+                                    f"--param graph=generated runs on a random graph of its size). Looked in "
+                                    f"{str(folder)[:80]!r}")
+    return raw["network"], eps_values, per_node, graph == "generated", data_dir
 
 
 def _data_dir(data_dir: str | None) -> str | None:
@@ -219,26 +250,31 @@ def _data_dir(data_dir: str | None) -> str | None:
     return data_dir
 
 
-def _recommend_inputs(raw: dict[str, str], seed: int) -> dict[str, object]:
-    """privact-recommend's keyword arguments for cold_start_tables, each in its range: network lastfm or
-    delicious with its ratings in data_dir (or the default data folder), eps_edge in require_eps's range,
-    iterations_per_node in [0, 10^4] (default :data:`RECOMMEND_DEFAULT_ITERATIONS`), trees in [1, 3],
-    splits in [1, 5], k in [1, :data:`RECOMMEND_K_MAX`]; the caller checks the GENTREE moves against
+def _recommend_inputs(raw: dict[str, str], seed: int, *, command: str = "privact-recommend",
+                      names: tuple[str, ...] = _RECOMMEND, defaults: dict[str, int] | None = None
+                      ) -> dict[str, object]:
+    """privact-recommend's (and privact-serec's) keyword arguments for cold_start_tables (existing_users_table),
+    each in its range: network lastfm or delicious with its ratings in data_dir (or the default data folder),
+    eps_edge in require_eps's range, iterations_per_node in [0, 10^4] (default
+    :data:`RECOMMEND_DEFAULT_ITERATIONS`), trees in [1, 3], splits in [1, 5] (defaults all of them, or
+    ``defaults``), k in [1, :data:`RECOMMEND_K_MAX`]; the caller checks the GENTREE moves against
     :data:`PRIVACT_MOVES_MAX` with the network's n of Table 1."""
     from dpcert.mechanisms.privact.cold_start import TREE_SEEDS
+    from dpcert.mechanisms.privact.graphs import searched_folder
     from dpcert.mechanisms.privact.ratings import SPLIT_SEEDS, ratings_file
 
-    unknown = sorted(set(raw) - set(_RECOMMEND))
+    defaults = defaults or {"trees": len(TREE_SEEDS), "splits": len(SPLIT_SEEDS)}
+    unknown = sorted(set(raw) - set(names))
     if unknown:
-        raise InvalidParameterError(f"simulate privact-recommend has no parameter {unknown[0]!r}; its parameters "
-                                    f"are {', '.join(_RECOMMEND)}")
+        raise InvalidParameterError(f"simulate {command} has no parameter {unknown[0]!r}; its parameters "
+                                    f"are {', '.join(names)}")
     if "network" not in raw:
-        raise InvalidParameterError("simulate privact-recommend needs --param network=VALUE")
+        raise InvalidParameterError(f"simulate {command} needs --param network=VALUE")
     eps_edge = require_eps("eps_edge", raw.get("eps_edge", 1))
     per_node = require_int("iterations_per_node", raw.get("iterations_per_node", RECOMMEND_DEFAULT_ITERATIONS),
                            minimum=0, maximum=10**4)
-    trees = require_int("trees", raw.get("trees", len(TREE_SEEDS)), minimum=1, maximum=len(TREE_SEEDS))
-    splits = require_int("splits", raw.get("splits", len(SPLIT_SEEDS)), minimum=1, maximum=len(SPLIT_SEEDS))
+    trees = require_int("trees", raw.get("trees", defaults["trees"]), minimum=1, maximum=len(TREE_SEEDS))
+    splits = require_int("splits", raw.get("splits", defaults["splits"]), minimum=1, maximum=len(SPLIT_SEEDS))
     k = require_int("k", raw.get("k", 100), minimum=1, maximum=RECOMMEND_K_MAX)
     data_dir = _data_dir(raw.get("data_dir"))
     try:
@@ -247,13 +283,26 @@ def _recommend_inputs(raw: dict[str, str], seed: int) -> dict[str, object]:
         if str(error).startswith("network"):
             raise
         raise InvalidParameterError(f"data_dir must hold {raw['network']}/edges.txt and ratings.txt (or set "
-                                    f"DPCERT_SOCIAL_GRAPHS). Got {str(data_dir)[:80]!r}") from None
+                                    f"DPCERT_SOCIAL_GRAPHS). Looked in "
+                                    f"{str(searched_folder(directory=data_dir))[:80]!r}") from None
     if seed + max(TREE_SEEDS) >= 2**32:
         raise InvalidParameterError(f"seed must be at most {2**32 - 1 - max(TREE_SEEDS)} (it shifts the tree seeds). "
                                     f"Got {seed}")
     return {"network": raw["network"], "eps_edge": eps_edge, "iterations_per_node": per_node, "k": k,
             "tree_seeds": tuple(s + seed for s in TREE_SEEDS[:trees]), "split_seeds": SPLIT_SEEDS[:splits],
             "directory": data_dir}
+
+
+def _serec_inputs(raw: dict[str, str], seed: int) -> dict[str, object]:
+    """privact-serec's keyword arguments for existing_users_table: privact-recommend's (trees and splits
+    default to 1), factors in [1, 200] and epochs in [1, 1000] (defaults :data:`SEREC_DEFAULTS`); the caller
+    checks the work against :data:`SEREC_WORK_MAX` once the ratings' size is known."""
+    from dpcert.mechanisms.privact.serec import SERecParameters
+
+    arguments = _recommend_inputs(raw, seed, command="privact-serec", names=_SEREC, defaults=SEREC_DEFAULTS)
+    factors = require_int("factors", raw.get("factors", SEREC_DEFAULTS["factors"]), minimum=1, maximum=200)
+    epochs = require_int("epochs", raw.get("epochs", SEREC_DEFAULTS["epochs"]), minimum=1, maximum=1000)
+    return {**arguments, "parameters": SERecParameters(factors=factors, epochs=epochs)}
 
 
 def _prec_inputs(raw: dict[str, str]) -> tuple[int, int, int, int, int, int, bool, int]:
@@ -286,13 +335,11 @@ def _prec_inputs(raw: dict[str, str]) -> tuple[int, int, int, int, int, int, boo
 def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
     import numpy as np
 
-    from dpcert.mechanisms.privact import compare_utility, social_graph_or_fallback
+    from dpcert.mechanisms.privact import compare_utility, generated_like, load_social_graph
 
-    network, eps_values, per_node, data_dir = _privact_inputs(raw)
-    graph = social_graph_or_fallback(network, directory=data_dir, rng=seed)
-    if graph.source == "generated":  # said on stderr, so --json stays one JSON object; its "source" says so too
-        click.echo(f"dpcert: warning: {network}'s edge list was not found (data_dir, or set DPCERT_SOCIAL_GRAPHS); "
-                   f"running on a generated G(n, m) graph with Table 1's n and |E|, not on {network}", err=True)
+    network, eps_values, per_node, generated, data_dir = _privact_inputs(raw)
+    # a named network is read or refused (exit 2); a stand-in graph only with --param graph=generated
+    graph = generated_like(network, rng=seed) if generated else load_social_graph(network, directory=data_dir)
     _budget("GENTREE moves", "(eps_edge values + 1) x n x iterations_per_node", (len(eps_values) + 1) * graph.n * per_node,
             PRIVACT_MOVES_MAX, "about a minute")
     with progress_bar() as bar:
@@ -340,6 +387,38 @@ def _simulate_privact_recommend(raw: dict[str, str], seed: int, as_json: bool) -
         table.caption = (f"Section 7.4: r(community distance, NDCG) of PRIVACT-CF's targets per run in "
                          f"[{min(defined):.3f}, {max(defined):.3f}], {sum(r < 0 for r in defined)} of {len(defined)} "
                          "negative")
+    emit(as_json, payload, table)
+
+
+def _simulate_privact_serec(raw: dict[str, str], seed: int, as_json: bool) -> None:
+    from dpcert.mechanisms.privact import TABLE1
+    from dpcert.mechanisms.privact.existing_users import SEREC_MODELS, TABLE3, existing_users_table
+    from dpcert.mechanisms.privact.ratings import load_ratings
+
+    arguments = _serec_inputs(raw, seed)
+    n = TABLE1[arguments["network"]][0]
+    trees, splits, p = len(arguments["tree_seeds"]), len(arguments["split_seeds"]), arguments["parameters"]
+    _budget("GENTREE moves", "trees x n x iterations_per_node", trees * n * arguments["iterations_per_node"],
+            PRIVACT_MOVES_MAX, "about a minute")
+    ratings = load_ratings(arguments["network"], directory=arguments["directory"])
+    users, items = ratings.n_users, ratings.n_items
+    _budget("SERec multiply-adds", "splits x (2 + trees) x epochs x factors^2 x users x items",
+            splits * (2 + trees) * p.epochs * p.factors**2 * users * items, SEREC_WORK_MAX, "about a minute")
+    with progress_bar() as bar:
+        task = bar.add_task(f"PRIVACT trees and SERec fits on {arguments['network']}",
+                            total=trees + splits * (2 + trees))
+        table3 = existing_users_table(**arguments, progress=lambda done, total: bar.update(task, completed=done))
+    payload = {**table3.as_json(), "seed": seed}
+    table = Table(title=f"simulate privact-serec: {table3.network} (n = {table3.n}, {table3.items} items), existing "
+                        f"users, eps_edge = {table3.eps_edge}, {table3.iterations_per_node} x n GENTREE proposals, "
+                        f"SERec f = {p.factors}, {p.epochs} epochs, top-{table3.k}")
+    for column in ("model", "NDCG", "paper NDCG", "MAP", "paper MAP", "MAP (1/k)", "runs"):
+        table.add_column(column)
+    for name in SEREC_MODELS:
+        scores, (ndcg, map_) = table3.scores[name], TABLE3[table3.network][name]
+        table.add_row(name, f"{scores.ndcg:.3e}", f"{float(ndcg):.3e}", f"{scores.map_code:.3e}", f"{float(map_):.3e}",
+                      f"{scores.map_paper:.3e}", str(scores.runs))
+    table.caption = "SERec as RecQ implements it (the implementation the paper used); the paper's factors and epochs are not given"
     emit(as_json, payload, table)
 
 

@@ -147,9 +147,12 @@ _SIMULATIONS = {
     "maxsense": ({"N": "20", "U": "2000", "w": "2", "eps": "2"}, ("theta", "sensing", "sampling")),
     "multi-maxsense": ({"N": "20", "U": "2000", "w": "2", "eps": "2"}, ("Q", "block_size", "sampling")),
     "pairwise-preference": ({"N": "20", "U": "2000", "w": "2", "eps": "2"}, ("rule", "sampling")),
-    "privact": ({"network": "delicious", "eps_edge": "1", "iterations_per_node": "1"}, ("data_dir",)),
+    "privact": ({"network": "lastfm", "eps_edge": "1", "iterations_per_node": "1", "data_dir": _SOCIAL_DATA},
+                ("graph",)),
     "privact-recommend": ({"network": "lastfm", "iterations_per_node": "1", "trees": "1", "splits": "1", "k": "10",
                            "data_dir": _SOCIAL_DATA}, ("eps_edge",)),
+    "privact-serec": ({"network": "lastfm", "iterations_per_node": "1", "factors": "2", "epochs": "2", "k": "10",
+                       "data_dir": _SOCIAL_DATA}, ("eps_edge", "trees", "splits")),
     "p-rec": ({"m": "2", "T": "20", "P": "4", "others": "20", "runs": "4"}, ("D", "R", "hostile")),
 }
 _PLOT = {"eps0": "1", "delta": "1e-6", "n_min": "1000", "n_max": "1e5", "points": "3"}

@@ -66,3 +66,43 @@ def test_the_papers_iterations_exceed_the_command_lines_budget(capsys, tmp_path)
     code, _, err = run(capsys, "simulate", "privact-recommend", "--param", "network=lastfm", "--param",
                        "iterations_per_node=1000", "--param", f"data_dir={data}")
     assert code == 2 and "iterations_per_node" in err
+
+
+def test_serec_json_has_table_3_with_the_papers_values(capsys, data_dir):
+    code, out, _ = run(capsys, "simulate", "privact-serec", "--param", "network=lastfm", "--param",
+                       "iterations_per_node=2", "--param", "trees=2", "--param", "factors=2", "--param", "epochs=2",
+                       "--param", "k=10", "--param", f"data_dir={data_dir}", "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["split_seeds"] == [67] and payload["tree_seeds"] == [1234, 144]
+    table = payload["table3"]
+    assert [table[name]["runs"] for name in ("Basic SERec", "SERec", "PRIVACT-SERec")] == [1, 1, 2]
+    assert table["PRIVACT-SERec"]["paper_map"] == 0.1419 and payload["serec_epochs"] == 2
+
+
+def test_serec_table_output(capsys, data_dir):
+    code, out, _ = run(capsys, "simulate", "privact-serec", "--param", "network=lastfm", "--param", "factors=2",
+                       "--param", "epochs=1", "--param", "iterations_per_node=1", "--param", f"data_dir={data_dir}")
+    assert code in (0, None) and "paper NDCG" in out and "PRIVACT-SERec" in out and "RecQ" in out
+
+
+@pytest.mark.parametrize("params, name", [
+    ({"network": "douban"}, "network"),
+    ({"network": "lastfm", "factors": "0"}, "factors"),
+    ({"network": "lastfm", "factors": "201"}, "factors"),
+    ({"network": "lastfm", "epochs": "1001"}, "epochs"),
+    ({"network": "lastfm", "splits": "6"}, "splits"),
+    ({"network": "lastfm", "ordering": "x"}, "ordering"),
+])
+def test_serec_bad_input_is_one_line_naming_the_parameter(capsys, data_dir, params, name):
+    params = {"data_dir": data_dir, **params}
+    argv = [item for key, value in params.items() for item in ("--param", f"{key}={value}")]
+    code, _, err = run(capsys, "simulate", "privact-serec", *argv, "--json")
+    assert code == 2 and err.startswith("dpcert: error: ") and err.count("\n") == 1 and name in err
+
+
+def test_serec_work_beyond_a_minute_is_refused(capsys, data_dir):
+    # 40 users x 30 items: 5 splits x 5 fits x 1000 epochs x 200^2 x 1200 = 1.2e12 multiply-adds > 1e11
+    code, _, err = run(capsys, "simulate", "privact-serec", "--param", "network=lastfm", "--param", "splits=5",
+                       "--param", "trees=3", "--param", "factors=200", "--param", "epochs=1000",
+                       "--param", f"data_dir={data_dir}")
+    assert code == 2 and "splits x (2 + trees) x epochs x factors^2 x users x items" in err
