@@ -11,8 +11,10 @@ from dpcert.proofs.claims.privact.recommendation_checks import (
     appendix_a2_fallback_example,
     result_3_measured,
     result_3_paper_numbers,
+    result_4_paper_numbers,
     section_7_3_pooled_ranges,
     section_7_4_lastfm_measured,
+    serec_contact_counts_only,
     table_3_caption_range,
     table_4_caption_ratios,
 )
@@ -109,6 +111,11 @@ CLAIMS: tuple[Claim, ...] = (
                    result_3_paper_numbers),
     computed_claim("privact-table3-caption-metric", _source("Table 3"),
                    "PRIVACT-SERec is 2.1-17.9x better than Basic SERec as per NDCG", _R, table_3_caption_range),
+    computed_claim("privact-result4-printed", _source("Section 7.3, Result 4; Table 3"),
+                   "PRIVACT-SERec performs similarly to SERec (Table 3 as printed)", _C, result_4_paper_numbers),
+    computed_claim("privact-serec-contact-counts-only", _source("Table 3 (SERec as run through RecQ)"),
+                   "the SERec of Table 3 uses the social relation only through each user's number of contacts, so "
+                   "PRIVACT-SERec and SERec differ only in those counts", _C, serec_contact_counts_only),
     computed_claim("privact-appendix-a2-fallback-order", _source("Appendix A.2"),
                    "items scored by the top-m users come before fallback items: (a 4.5), (b 2.5) top-m and (c 3.0) "
                    "fallback rank a, b, c", _C, appendix_a2_fallback_example),
