@@ -1,7 +1,8 @@
-"""Deciding privacy claims: exact and symbolic checkers, certificates and the claim registry.
+"""Deciding privacy claims: exact and symbolic checkers, guarantees, certificates and numbers.
 
 The names below are imported on first use (PEP 562), so importing a submodule (the pytest plugin at
-every pytest start-up, the number helpers from the accountant) does not load the claim registry.
+every pytest start-up, the number helpers from the accountant) loads nothing else. The claim registry is
+the application layer and is not exported here: ``from dpcert.proofs.registry import CLAIMS``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,10 @@ if TYPE_CHECKING:
     from dpcert.proofs.exact import check_finite, hockey_stick_delta, max_hockey_stick, max_log_ratio, tightest_epsilon
     from dpcert.proofs.guarantees import ApproxDP, Guarantee, MetricDP, PureDP
     from dpcert.proofs.claim import Claim, ClaimOutcome, check
-    from dpcert.proofs.registry import CLAIMS, claims
     from dpcert.proofs.rounding import decimal_string, float_lower, float_upper
 
 _EXPORTS = {
     "ApproxDP": "guarantees",
-    "CLAIMS": "registry",
     "Certificate": "certificate",
     "Claim": "claim",
     "ClaimOutcome": "claim",
@@ -32,7 +31,6 @@ _EXPORTS = {
     "Witness": "certificate",
     "check": "claim",
     "check_finite": "exact",
-    "claims": "registry",
     "decimal_string": "rounding",
     "float_lower": "rounding",
     "float_upper": "rounding",

@@ -106,3 +106,11 @@ def test_the_walk_catches_an_upward_and_a_local_import(tmp_path):
     assert top == [("dpcert.accountant.shuffle", 3)] and local == [("dpcert.mechanisms.base", 8)]
     assert layer("dpcert.accountant.shuffle") > layer("dpcert.mechanisms.probe")
     assert layer("dpcert.proofs.claims.privact.checks") == 3 and layer("dpcert.proofs.rounding") == 1
+
+
+def test_lazy_exports_never_reach_the_application_layer():
+    """dpcert.proofs exports by name through import_module (PEP 562), which the import walk does not see: every
+    name it maps must live in proofs' core, not in the claims, the registry or the CLI."""
+    targets = {name: f"dpcert.proofs.{module}" for name, module in dpcert.proofs._EXPORTS.items()}
+    assert targets and all(layer(module) == 1 for module in targets.values()), targets
+    assert layer("dpcert.proofs.registry") == 3  # power: the registry, once exported here, would fail the line above
