@@ -170,12 +170,7 @@ def theorem_5_relative_bound(n: object) -> BoundResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# Theorem 3 by exhaustion
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
-# Differences of Laplace variables (TC-N1, TC-N2), proved by sympy integration
+# Differences of Laplace variables (TC-N1, TC-N2): closed forms (proved by sympy integration in the claims)
 # ---------------------------------------------------------------------------------------------
 
 def laplace_difference_density(z: sympy.Expr, sigma: sympy.Expr) -> sympy.Expr:
