@@ -33,7 +33,7 @@ import sympy
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.shuffle_blanket import blanket_bennett, blanket_delta, blanket_hoeffding
 from dpcert.accountant.shuffle_closed_forms import (
-    ImolaTheorem44,
+    ImolaTheorem4_4,
     efmrtt19,
     fmt21_closed,
     fmt21_closed_expression,
@@ -96,7 +96,7 @@ __all__ = [
     "imola_theorem_4_3_at_delta",
     "imola_theorem_4_4",
     "imola_theorem_4_4_alpha",
-    "ImolaTheorem44",
+    "ImolaTheorem4_4",
     "exact_shuffled_rr",
     "exact_shuffled_rr_delta",
     "exact_shuffled_krr",

@@ -45,7 +45,7 @@ __all__ = [
     "imola_alpha",
     "imola_theorem_4_3",
     "imola_theorem_4_3_at_delta",
-    "ImolaTheorem44",
+    "ImolaTheorem4_4",
     "imola_theorem_4_4",
     "imola_theorem_4_4_alpha",
 ]
@@ -273,7 +273,7 @@ def imola_theorem_4_3_at_delta(alpha0: object, m: object, delta: object, *, l0: 
 
 
 @dataclass(frozen=True)
-class ImolaTheorem44:
+class ImolaTheorem4_4:
     """Theorem 4.4 for PrivEMDItemWise: (alpha, delta_out)-d_EM-DP, and the condition it needs."""
 
     alpha: sympy.Expr
@@ -292,7 +292,7 @@ def imola_theorem_4_4_alpha(alpha0: sympy.Expr, m: sympy.Expr, delta: sympy.Expr
                              + sympy.exp(alpha0) / shuffle_size)
 
 
-def imola_theorem_4_4(alpha0: object, m: object, delta: object, *, n: object = None) -> ImolaTheorem44:
+def imola_theorem_4_4(alpha0: object, m: object, delta: object, *, n: object = None) -> ImolaTheorem4_4:
     """Imola, Roy Chowdhury, Chaudhuri, Theorem 4.4 (closed form of its supremum).
 
     PrivEMDItemWise with an alpha0 d_X-DP item mechanism on datasets of m items is (alpha, delta_out)
@@ -317,5 +317,5 @@ def imola_theorem_4_4(alpha0: object, m: object, delta: object, *, n: object = N
     note = ("" if valid else
             f"Theorem 4.3's condition alpha0 < ln(M/(16 ln(4m/delta))) = {float(limit.evalf(20)):.6g} fails; ")
     note += f"shuffle size M = {M} ({'local' if n is None else 'central'})"
-    return ImolaTheorem44(alpha, delta * sympy.exp(h_full), valid, note)
+    return ImolaTheorem4_4(alpha, delta * sympy.exp(h_full), valid, note)
 

@@ -22,7 +22,7 @@ from dpcert.accountant.metric_user_level.emd_reduction import (
 )
 from dpcert.accountant.metric_user_level.frequency_estimation import (
     SOURCES,
-    Theorem66Steps,
+    Theorem6_6Steps,
     norm_1_to_2,
     theorem_6_5_bound,
     theorem_6_6_bound,
@@ -88,7 +88,7 @@ __all__ = [
     "printed_group_delta",
     "shuffled_histogram_law",
     "SOURCES",
-    "Theorem66Steps",
+    "Theorem6_6Steps",
     "theorem_1_3_informal",
     "theorem_5_3",
     "theorem_5_3_alpha_expression",

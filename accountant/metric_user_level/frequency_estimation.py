@@ -19,7 +19,7 @@ from dpcert.mechanisms.exact_arithmetic import exact_max, exact_sign
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, to_exact
 from dpcert.mechanisms.metric_user_level.gkrr import ClusteredMetric, GeneralizedKRR
 
-__all__ = ["SOURCES", "Theorem66Steps", "norm_1_to_2", "theorem_6_5_bound", "theorem_6_6_bound", "theorem_6_6_steps"]
+__all__ = ["SOURCES", "Theorem6_6Steps", "norm_1_to_2", "theorem_6_5_bound", "theorem_6_6_bound", "theorem_6_6_steps"]
 
 SOURCES = {
     "theorem6.5": "002_1def8c9789d6e1bd.txt, Theorem 6.5, eq. (8)",
@@ -106,7 +106,7 @@ def theorem_6_6_bound(alpha0: object, s: object, t: object, r: object, m: object
 
 
 @dataclass(frozen=True)
-class Theorem66Steps:
+class Theorem6_6Steps:
     """The two chains of inequalities in the proof of Theorem 6.6, each from the exact quantity to its bound.
 
     within:  ||(A^{-1})^T||^2_{1->2} - 1  <=  (a')^2 - 1  <=  (t (e^alpha0 + s) / (e^alpha0 - e^((1-r) alpha0)))^2
@@ -124,8 +124,8 @@ class Theorem66Steps:
                    for chain in (self.within, self.between) for earlier, later in zip(chain, chain[1:]))
 
 
-def theorem_6_6_steps(alpha0: object, s: object, t: object, r: object) -> Theorem66Steps:
-    """The exact quantities of the proof of Theorem 6.6 for GKRR_alpha0 on B x C (see :class:`Theorem66Steps`).
+def theorem_6_6_steps(alpha0: object, s: object, t: object, r: object) -> Theorem6_6Steps:
+    """The exact quantities of the proof of Theorem 6.6 for GKRR_alpha0 on B x C (see :class:`Theorem6_6Steps`).
 
     References: 002_1def8c9789d6e1bd.txt, Appendix D.3.
     """
@@ -146,4 +146,4 @@ def theorem_6_6_steps(alpha0: object, s: object, t: object, r: object) -> Theore
     between = (step("between-exact", _max_column_norm_squared((inverse * mechanism.metric.cluster_sums).T) - 1),
                step("between-c'", (s * t * c_prime) ** 2 - 2 * s * t * c_prime),
                step("between-closed", s * t**2 * (s + 2 * (e_same - 1)) / z_prime**2))
-    return Theorem66Steps(within, between)
+    return Theorem6_6Steps(within, between)
