@@ -28,10 +28,16 @@ def test_every_package_folder_is_listed_under_the_dpcert_namespace():
 
 
 def test_tests_import_the_installed_namespace_not_bare_folders():
-    # nothing answers to the generic top-level names a user's own project may use
+    # no test (nor anything it imports) has loaded a folder under a generic top-level name; with `pytest` the
+    # names do not even resolve to the folders (`python -m pytest` puts the root on sys.path, so only the first
+    # check applies there)
     for name in PACKAGES:
-        spec = importlib.util.find_spec(name)  # None, or the tests' own folder of that name
-        assert spec is None or str(ROOT / name) not in list(spec.submodule_search_locations or []), name
+        loaded = sys.modules.get(name)
+        assert loaded is None or str(ROOT / name) not in list(getattr(loaded, "__path__", [])), name
+    if str(ROOT) not in map(str, (Path(entry or ".").resolve() for entry in sys.path)):
+        for name in PACKAGES:
+            spec = importlib.util.find_spec(name)  # None, or a folder of that name elsewhere
+            assert spec is None or str(ROOT / name) not in list(spec.submodule_search_locations or []), name
     assert Path(dpcert.mechanisms.__file__).parent.name == "mechanisms"
 
 
