@@ -3,7 +3,6 @@ bookkeeping, and its climb from the initial tree (TC-M5, a smoke check)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from fractions import Fraction
 
 import numpy as np
@@ -19,30 +18,7 @@ from dpcert.mechanisms.privact import (
     swap_move_counts,
     tree_qualities,
 )
-
-
-def stationarity_defects(S: np.ndarray, log_acceptance) -> list[int]:
-    """Trees j at which (πP)_j != π_j for π ∝ x^{Q_D} and the MH kernel with the given log-acceptance.
-
-    Every quantity is a Laurent polynomial in x = e (integer S gives integer qualities and exponents), so the
-    identity is checked exactly, coefficient by coefficient, for every value of x at once:
-    (πP)_j = Σ_{i≠j} x^{Q_i} P_ij + x^{Q_j} (1 − Σ_{k≠j} P_jk),  P_ij = M_ij/(2(n−2)) · x^{log_acceptance(Q_j − Q_i)}.
-    """
-    n = S.shape[0]
-    moves = swap_move_counts(n)
-    quality = [int(q) for q in tree_qualities(S)]
-    scale = Fraction(1, 2 * (n - 2))
-    defects = []
-    for j in range(len(quality)):
-        poly: dict[object, Fraction] = defaultdict(Fraction)
-        poly[quality[j]] += 1
-        for i in np.flatnonzero(moves[:, j]).tolist():
-            poly[quality[i] + log_acceptance(quality[j] - quality[i])] += moves[i, j] * scale
-        for k in np.flatnonzero(moves[j]).tolist():
-            poly[quality[j] + log_acceptance(quality[k] - quality[j])] -= moves[j, k] * scale
-        if any(c != 0 for e, c in poly.items() if e != quality[j]) or poly[quality[j]] != 1:
-            defects.append(j)
-    return defects
+from dpcert.proofs.claims.privact.gentree_checks import stationarity_defects
 
 
 def test_gentree_kernel_satisfies_exact_detailed_balance():
