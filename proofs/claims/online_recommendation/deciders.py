@@ -12,7 +12,13 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from dpcert.accountant.online_recommendation import eps_lower_D0R0, eps_upper_prec, eps_upper_sim, theorem_15_kl_constant
+from dpcert.accountant.online_recommendation import (
+    eps_lower_D0R0,
+    eps_lower_theorem_15,
+    eps_upper_prec,
+    eps_upper_sim,
+    theorem_15_kl_constant,
+)
 from dpcert.mechanisms.online_recommendation import (
     PREC,
     Instance,
@@ -23,6 +29,7 @@ from dpcert.mechanisms.online_recommendation import (
     per_round_leakage,
     planted_pair,
 )
+from dpcert.mechanisms.online_recommendation.lower_bound_adversary import Theorem15Adversary, adversary_statistics
 from dpcert.mechanisms.parameters import exact_sign
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import facts_outcome
@@ -109,3 +116,61 @@ def uniform_rounds() -> tuple[Verdict, str]:
         return _R, (f"witness m = 2, T = 10, R = 0: the uniform rounds cost gamma T = {w.cost} >= m/3 > 0 = c R for "
                     "every c, so the loss term is O(1 + R), not O(R)")
     return _C, f"gamma T = {w.cost}"
+
+
+def theorem_15_adversary() -> tuple[Verdict, str]:
+    """Theorem 15's random adversary against p-REC and two noisier variants: the leakage it forces on its
+    2P-step chains, E[KL | legal]/(2P), is at least Theorem 15's bound at the measured loss, and for the
+    paper's gamma at most Theorem 17's eps (the chain's patterns all have >= P = 6m peers)."""
+    T, D, R, P = 128, 29, 1, 12
+    rows = []
+    for gamma in (None, sympy.Rational(1, 2), sympy.Integer(1)):
+        algorithm = PREC(2, T, D, R, gamma=gamma)
+        stats = adversary_statistics(algorithm, Theorem15Adversary(T, D, R, P))
+        forced = sympy.Rational(stats.forced_epsilon(P))
+        lower = eps_lower_theorem_15(T, sympy.Rational(max(stats.legal_loss, 1e-300)), D, R, P).value
+        label = "paper's gamma" if gamma is None else f"gamma = {gamma}"
+        if exact_sign(forced - lower) < 0:
+            return _R, (f"witness p-REC ({label}), T = {T}, D = {D}, R = {R}, P = {P}: forced eps {float(forced):.4g} < "
+                        f"Theorem 15's {float(lower):.4g} at L = {stats.legal_loss:.4g}")
+        cases = stats.case_rounds
+        if stats.expected_loss < (cases["1a"] + cases["1b"]) / 32 - 1e-9:
+            return _R, f"witness ({label}): E[loss] = {stats.expected_loss:.4g} < (E[I1a] + E[I1b])/32, inequality (8)"
+        rows.append(f"{label}: E[loss | legal] = {stats.legal_loss:.3f}, forced eps {float(forced):.4f} >= "
+                    f"{float(lower):.4f}, case-1 rounds {cases['1a'] + cases['1b']:.1f}, case-2 {cases['2a'] + cases['2b']:.1f}")
+        if gamma is None:
+            upper = eps_upper_prec(2, T, D, R, P).value
+            if exact_sign(upper - forced) < 0:
+                return _R, f"witness T = {T}, D = {D}, R = {R}, P = {P}: forced eps {float(forced):.4g} > Theorem 17's {upper}"
+            rows[-1] += f" <= Theorem 17's {float(upper):.1f}"
+    return _C, (f"exact expectation over the adversary's draws and the algorithm's coins (dynamic programme, float64; "
+                f"m = 2, T = {T}, D = {D}, R = {R}, P = {P}, Pr[legal] = {stats.legal_probability:.5f}): "
+                + "; ".join(rows))
+
+
+def inadmissible_pairs() -> tuple[Verdict, str]:
+    """p-REC_sim on adjacent pairs whose larger pattern has 1 <= P < 6m peers: the exact tightest eps against
+    18 m^2 ln(T)/P at that P, and Lemma 12's per-round 3 lambda/W at every W in 2..6m-1."""
+    worst, shown = 0.0, []
+    for seed, (m, T, P, others, hostile) in enumerate(((2, 9, 1, 5, True), (2, 10, 3, 4, False), (2, 8, 6, 6, True),
+                                                         (2, 10, 10, 3, True), (3, 5, 2, 4, True), (3, 5, 12, 5, False))):
+        mechanism = planted_pair(PRECSim(m, T), P=P, others=others, hostile=hostile, rng=np.random.default_rng(seed))
+        peers = mechanism.min_peers()
+        eps = tightest_epsilon(mechanism).epsilon
+        bound = 18 * m**2 * sympy.log(T) / peers
+        if exact_sign(bound - eps) < 0:
+            return _R, (f"witness p-REC_sim m = {m}, T = {T}, planted seed {seed}, {peers} peers: tightest eps "
+                        f"{float(eps):.4g} > 18 m^2 ln(T)/P = {float(bound):.4g}")
+        worst = max(worst, float(eps / bound))
+        shown.append(f"(m={m}, T={T}, P={peers}) eps {float(eps):.3f}")
+    lemma = 0.0
+    for m, T in ((2, 3), (2, 10), (3, 5), (3, 100)):
+        for W in range(2, 6 * m):
+            ratio = per_round_leakage(PRECParameters(m, T), W).lemma_12_ratio
+            if ratio > 1:
+                return _R, f"witness m = {m}, T = {T}, W = {W}: one round leaks {ratio:.4g} x 3 lambda/W"
+            lemma = max(lemma, ratio)
+    return _C, ("exact checker on six seeded planted pairs outside the proofs' P >= 6m (" + ", ".join(shown)
+                + f"): largest tightest eps / (18 m^2 ln(T)/P) = {worst:.3f}; exhaustive per-round check at W = 2..6m-1 "
+                f"(m = 2, 3; T = 3, 10, 5, 100): largest leak / (3 lambda/W) = {lemma:.3f}. Pairs without any peer "
+                "are left out: their survivors can run out (W_t = 0), where the algorithm is undefined")

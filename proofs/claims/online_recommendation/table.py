@@ -7,10 +7,12 @@ from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import Claim, cited_in, computed_claim, deferred_instance_claim
 from dpcert.proofs.claims.online_recommendation.deciders import (
     facts,
+    inadmissible_pairs,
     kl_constant,
     lemma_4,
     lemmas_12_13,
     theorem_11_pair,
+    theorem_15_adversary,
     theorem_17_pair,
     theorem_7,
     uniform_rounds,
@@ -36,6 +38,13 @@ CLAIMS: tuple[Claim, ...] = (
                             without_uniform_rounds, _R),
     computed_claim("thm7-lower-bound", _source("Theorem 7 (Lemma 8)"),
                    "an eps-DP recommender with worst expected loss L needs eps >= ln(T/(2L))/P", _C, theorem_7),
+    computed_claim("thm15-adversary-forces-leakage", _source("Theorem 15 (proof)"),
+                   "against the randomized adversary S1-S4 an eps-DP recommender with expected loss L has "
+                   "eps >= (0.13/(2P)) min(min(D+R, T)/4 - 1, T/8 - 8(L+1) - 1) when D + R >= 6 ln T", _C,
+                   theorem_15_adversary),
+    computed_claim("prec-inadmissible-pairs", _source("Definition 2 and Theorem 11 (spec A9)"),
+                   "p-REC_sim's eps 18 m^2 ln(T)/P also holds on adjacent pairs outside the proofs' admissibility "
+                   "condition, whose larger pattern has only 1 <= P < 6m peers", _C, inadmissible_pairs),
     computed_claim("lemmas12-13-per-round-leakage", _source("Lemmas 12 and 13"),
                    "with W >= 6m survivors a round leaks at most 3 lambda/W (Lemma 13: phi sums within 2 lambda/W)", _C,
                    lemmas_12_13),
