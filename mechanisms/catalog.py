@@ -33,6 +33,7 @@ from dpcert.mechanisms.unary_encoding import MAX_ENUMERATED_K as UE_ENUMERATED_K
 from dpcert.mechanisms.unary_encoding import MAX_K as UE_MAX_K
 from dpcert.mechanisms.unary_encoding import UnaryEncoding
 from dpcert.mechanisms.metric_user_level.gkrr import MAX_CLUSTER_SIZE, MAX_ENUMERATED_POINTS, GeneralizedKRR
+from dpcert.mechanisms.metric_user_level.hadamard import MAX_ENUMERATED_HADAMARD_K, MAX_HADAMARD_K, HadamardResponse
 from dpcert.mechanisms.zoo.histogram import BINS_RANGE, Histogram, HistogramWrongScale
 from dpcert.mechanisms.zoo.laplace import GRANULARITY_RANGE, LaplaceExact, LaplaceFloat
 from dpcert.mechanisms.zoo.noisy_max import QUERIES_RANGE as NOISY_MAX_QUERIES
@@ -183,6 +184,11 @@ CATALOG: dict[str, MechanismEntry] = {
                         Parameter("r", "distance within a cluster, in (0, 1/2)")),
                        "generalized k-RR on the clustered metric B x C, alpha0-metric-DP "
                        "(002_1def8c9789d6e1bd.txt, Section 6.2)"),
+        MechanismEntry("hadamard-response", HadamardResponse,
+                       (Parameter("k", f"number of values, an integer in {range_text(2, MAX_HADAMARD_K)} (K = the "
+                                       f"smallest power of two > k outputs; the exact checker enumerates k <= "
+                                       f"{MAX_ENUMERATED_HADAMARD_K})"), _EPS),
+                       "Hadamard response, eps-LDP (Acharya, Sun, Zhang 2019; 002_1def8c9789d6e1bd.txt, Lemma 6.4)"),
         MechanismEntry("gaussian", Gaussian,
                        (Parameter("sigma", f"noise standard deviation in {range_text(*SCALE_RANGE)}"), _SENSITIVITY),
                        "Gaussian noise: (eps, delta)-DP, never pure eps-DP"),

@@ -3,10 +3,20 @@
 Imola et al. (002_1def8c9789d6e1bd.txt): setting alpha (emd_parameters), the sampling reduction and the
 user-level translation (emd_reduction), group privacy for the hockey-stick divergence (group_privacy),
 frequency-estimation utility (frequency_estimation), Gaussian calibration (gaussian_calibration) and the
-clone lemmas behind the metric shuffle theorem (shuffle_lemmas). The shuffle theorems themselves are
+clone lemmas behind the metric shuffle theorem (shuffle_lemmas), and the user-level DP baselines' privacy
+and error (baseline_bounds). The shuffle theorems themselves are
 in :mod:`dpcert.accountant.shuffle`; claims in :mod:`dpcert.proofs.claims.metric_user_level`.
 """
 
+from dpcert.accountant.metric_user_level.baseline_bounds import (
+    hadamard_user_level_delta,
+    lemma_6_1_bound,
+    lemma_6_4_bound,
+    lemma_6_4_composition,
+    lemma_6_4_per_sample_eps,
+    lemma_6_4_rate,
+    lemma_6_7_bound,
+)
 from dpcert.accountant.metric_user_level.emd_parameters import alpha_for_goals, composition_alpha0, linear_query_noise
 from dpcert.accountant.metric_user_level.emd_reduction import (
     DiscreteReduction,
@@ -23,6 +33,7 @@ from dpcert.accountant.metric_user_level.emd_reduction import (
 from dpcert.accountant.metric_user_level.frequency_estimation import (
     SOURCES,
     Theorem6_6Steps,
+    corollary_6_8_bound,
     norm_1_to_2,
     theorem_6_5_bound,
     theorem_6_6_bound,
@@ -61,6 +72,7 @@ __all__ = [
     "ChainWitness",
     "clone_pair_divergence",
     "composition_alpha0",
+    "corollary_6_8_bound",
     "discrete_to_graded",
     "DiscreteReduction",
     "emd_discrete_family",
@@ -68,7 +80,14 @@ __all__ = [
     "fact_5_1_counterexample",
     "group_privacy_delta",
     "group_privacy_family",
+    "hadamard_user_level_delta",
     "lemma_5_2_threshold",
+    "lemma_6_1_bound",
+    "lemma_6_4_bound",
+    "lemma_6_4_composition",
+    "lemma_6_4_per_sample_eps",
+    "lemma_6_4_rate",
+    "lemma_6_7_bound",
     "lemma_5_2_threshold_expression",
     "lemma_b1",
     "lemma_b1_alpha_expression",

@@ -1,9 +1,11 @@
-"""Utility bounds of FreqEstLocal on the clustered metric B x C: Theorem 6.5 (eq. 8) and Theorem 6.6.
+"""Utility bounds of FreqEstLocal on the clustered metric B x C: Theorem 6.5 (eq. 8), Theorem 6.6, Corollary 6.8.
 
 Both bound max_K E[d_EM(F~, K~)] for the estimate F~ = v B of Algorithm 4 with n users of m items each.
 They are returned as :class:`~dpcert.accountant.bound_result.BoundResult`: the exact sympy value and floats
 rounded outward. :func:`theorem_6_6_steps` gives the intermediate quantities of the proof of Theorem 6.6
-(Appendix D.3) so each inequality of its chain can be checked exactly.
+(Appendix D.3) so each inequality of its chain can be checked exactly. :func:`corollary_6_8_bound` is the
+central (shuffle) model: GKRR at the alpha0 of eq. (7), error 4 sqrt(k^3/(mn)) + 64 sqrt(k^3)/(alpha n)
+sqrt(ln(4 m e^alpha / delta)); F~ has the same law in both models, so Theorem 6.6 at that alpha0 bounds it too.
 
 References: 002_1def8c9789d6e1bd.txt (Imola, Roy Chowdhury, Chaudhuri), Section 6.2, Appendices D.2, D.3.
 """
@@ -15,16 +17,19 @@ from dataclasses import dataclass
 import sympy
 
 from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.calibration import imola_recipe_alpha0
 from dpcert.mechanisms.exact_arithmetic import exact_max, exact_sign
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, to_exact
 from dpcert.mechanisms.metric_user_level.gkrr import ClusteredMetric, GeneralizedKRR
 
-__all__ = ["SOURCES", "Theorem6_6Steps", "norm_1_to_2", "theorem_6_5_bound", "theorem_6_6_bound", "theorem_6_6_steps"]
+__all__ = ["SOURCES", "Theorem6_6Steps", "corollary_6_8_bound", "norm_1_to_2", "theorem_6_5_bound", "theorem_6_6_bound",
+           "theorem_6_6_steps"]
 
 SOURCES = {
     "theorem6.5": "002_1def8c9789d6e1bd.txt, Theorem 6.5, eq. (8)",
     "theorem6.6": "002_1def8c9789d6e1bd.txt, Theorem 6.6",
     "theorem6.6-steps": "002_1def8c9789d6e1bd.txt, Appendix D.3 (proof of Theorem 6.6)",
+    "corollary6.8": "002_1def8c9789d6e1bd.txt, Corollary 6.8 and Appendix D.5 (alpha0 from eq. (7))",
 }
 """Paper and theorem behind each result name."""
 
@@ -103,6 +108,40 @@ def theorem_6_6_bound(alpha0: object, s: object, t: object, r: object, m: object
              + sympy.sqrt(sympy.Rational(s**2 * t**2, m * n)) * sympy.sqrt(s + 2 * (e_same - 1)) / z_prime)
     return BoundResult("theorem6.6", SOURCES["theorem6.6"], value, "d_EM",
                        note="expected d_EM error of FreqEstLocal with GKRR_alpha0 and B = A^{-1}")
+
+
+def corollary_6_8_bound(alpha: object, delta: object, s: object, t: object, r: object, m: object,
+                        n: object) -> BoundResult:
+    """Corollary 6.8: FreqEstLocal with GKRR_alpha0 in the central (shuffle) model, alpha0 from eq. (7), has
+
+        max_K E[d_EM(F~, K~)] <= 4 sqrt(k^3/(m n)) + 64 sqrt(k^3)/(alpha n) sqrt(ln(4 m e^alpha / delta)),  k = s t.
+
+    The central estimate has the same law as the local one (equal sizes: v is the total output count over
+    mn), so Theorem 6.6 at the same alpha0 is a proved bound of the same error. ``valid`` is True when the
+    printed closed form is at least Theorem 6.6's value there (decided exactly), so that it is certified;
+    the note gives alpha0 and Theorem 6.6's value. (Appendix D.5 prints the first term as
+    4 sqrt(s t^3/(m n)), smaller than the statement's 4 sqrt(k^3/(m n)) when s > 1; the statement's form is
+    used.)
+
+    Args:
+        alpha: target d_EM-DP alpha (> 0); delta in (0, 1); s, t, r: the clustered metric; m items per
+            user; n users (the recipe needs alpha sqrt(n) < m sqrt(n), i.e. alpha < m, in its second case).
+
+    References: 002_1def8c9789d6e1bd.txt, Corollary 6.8, eq. (7), Appendix D.5; specs/imola_metric_dp_user_level.md,
+    A16, A20.
+    """
+    metric, m, n = _sizes(s, t, r, m, n)
+    alpha = to_exact("alpha", alpha)
+    alpha0 = imola_recipe_alpha0(alpha, m, delta, n=n)
+    delta = to_exact("delta", delta)
+    k = metric.k
+    value = (4 * sympy.sqrt(sympy.Rational(k**3, m * n))
+             + 64 * sympy.sqrt(k**3) / (alpha * n) * sympy.sqrt(sympy.log(4 * m * sympy.exp(alpha) / delta)))
+    exact = theorem_6_6_bound(alpha0, s, t, r, m, n).value
+    certified = exact_sign(value - exact) >= 0
+    note = (f"alpha0 = {alpha0} (~{float(alpha0):.6g}) from eq. (7); Theorem 6.6 there gives "
+            f"{float(exact):.6g}" + ("" if certified else ", above the printed closed form"))
+    return BoundResult("corollary6.8", SOURCES["corollary6.8"], value, "d_EM", certified, note)
 
 
 @dataclass(frozen=True)

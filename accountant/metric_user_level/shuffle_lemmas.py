@@ -56,6 +56,8 @@ __all__ = [
     "lemma_b3",
     "lemma_b3_check",
     "lemma_b3_epsilon_expression",
+    "metric_constant",
+    "shuffled_histogram_counts",
     "shuffled_histogram_law",
 ]
 
@@ -296,24 +298,14 @@ def _integer_rows(rows: Sequence[Sequence[object]]) -> tuple[list[list[int]], in
     return [[int(v * N) for v in r] for r in exact], N
 
 
-def shuffled_histogram_law(rows: Sequence[Sequence[object]], inputs: Sequence[int]) -> dict[tuple[int, ...], Fraction]:
-    """The exact law of Shuffle(A(x_1), ..., A(x_m)), i.e. of the histogram of the m outputs.
+def shuffled_histogram_counts(rows: Sequence[Sequence[object]],
+                              inputs: Sequence[int]) -> tuple[dict[tuple[int, ...], int], int]:
+    """The exact law of Shuffle(A(x_1), ..., A(x_m)) as integer weights over one denominator.
 
-    A is a finite randomizer with rational probabilities, ``rows[x][y]`` = P(A(x) = y); the histogram
-    (count of each output) is a sufficient statistic of the shuffled list, and its law is the
-    convolution of the items' categorical laws, computed here on the grid of counts of the first k - 1
-    outputs (the last count is implied) in exact integer arithmetic.
-
-    Args:
-        rows: one probability row per input (rationals summing exactly to 1), k >= 2 outputs.
-        inputs: the items x_1, ..., x_m as row indices (m >= 1), with (m + 1)^(k - 1) <=
-            :data:`MAX_HISTOGRAM_CELLS`.
-
-    Returns:
-        count vector (c_0, ..., c_{k-1}) -> exact probability, for every reachable count vector.
-
-    References: 002_1def8c9789d6e1bd.txt, Algorithm 2 (PrivEMDItemWise) and specs section 3.2 "Exact
-    checker".
+    Returns ``(weights, total)`` with P(histogram = c) = weights[c] / total for every reachable count
+    vector c, where total = N^m and N is the common denominator of ``rows``; two laws of the same rows and
+    the same m share ``total``, so they compare with integer arithmetic. Arguments and method as in
+    :func:`shuffled_histogram_law`.
     """
     numerators, N = _integer_rows(rows)
     k = len(numerators[0])
@@ -337,16 +329,43 @@ def shuffled_histogram_law(rows: Sequence[Sequence[object]], inputs: Sequence[in
             target = tuple(slice(1, done + 2) if axis == y else slice(None) for axis in range(k - 1))
             new[target] = new[target] + old[source] * numerators[x][y]
         grid[reach] = new
-    total = N ** m
-    law = {}
+    weights = {}
     for index in np.ndindex(*grid.shape):
         if sum(index) <= m and grid[index]:
-            law[(*index, m - sum(index))] = Fraction(int(grid[index]), total)
-    return law
+            weights[(*index, m - sum(index))] = int(grid[index])
+    return weights, N ** m
 
 
-def _metric_constant(rows: Sequence[Sequence[object]], distances: Sequence[Sequence[object]]) -> sympy.Expr:
-    """The exact alpha0 = max over x != x' and y of ln(A[x, y] / A[x', y]) / d(x, x')."""
+def shuffled_histogram_law(rows: Sequence[Sequence[object]], inputs: Sequence[int]) -> dict[tuple[int, ...], Fraction]:
+    """The exact law of Shuffle(A(x_1), ..., A(x_m)), i.e. of the histogram of the m outputs.
+
+    A is a finite randomizer with rational probabilities, ``rows[x][y]`` = P(A(x) = y); the histogram
+    (count of each output) is a sufficient statistic of the shuffled list, and its law is the
+    convolution of the items' categorical laws, computed here on the grid of counts of the first k - 1
+    outputs (the last count is implied) in exact integer arithmetic.
+
+    Args:
+        rows: one probability row per input (rationals summing exactly to 1), k >= 2 outputs.
+        inputs: the items x_1, ..., x_m as row indices (m >= 1), with (m + 1)^(k - 1) <=
+            :data:`MAX_HISTOGRAM_CELLS`.
+
+    Returns:
+        count vector (c_0, ..., c_{k-1}) -> exact probability, for every reachable count vector.
+
+    References: 002_1def8c9789d6e1bd.txt, Algorithm 2 (PrivEMDItemWise) and specs section 3.2 "Exact
+    checker".
+    """
+    weights, total = shuffled_histogram_counts(rows, inputs)
+    return {counts: Fraction(weight, total) for counts, weight in weights.items()}
+
+
+def metric_constant(rows: Sequence[Sequence[object]], distances: Sequence[Sequence[object]]) -> sympy.Expr:
+    """The exact alpha0 = max over x != x' and y of ln(A[x, y] / A[x', y]) / d(x, x'), for d_X <= 1.
+
+    Args:
+        rows: the randomizer A as rows of exact probabilities (one per input).
+        distances: the metric d_X on the inputs (symmetric, zero diagonal, positive off it, <= 1).
+    """
     metric = Metric.from_matrix(range(len(rows)), distances)
     for i, row in enumerate(distances):
         for j, value in enumerate(row):
@@ -378,7 +397,7 @@ def lemma_b1_check(rows: Sequence[Sequence[object]], distances: Sequence[Sequenc
     x0, x1 = (require_int(f"changed[{i}]", x, minimum=0, maximum=len(rows) - 1) for i, x in enumerate(changed))
     if x0 == x1:
         raise InvalidParameterError(f"changed must be two different inputs. Got {changed!r}")
-    alpha0 = _metric_constant(rows, distances)
+    alpha0 = metric_constant(rows, distances)
     d = to_exact("distance", distances[x0][x1])
     others = [require_int(f"others[{i}]", x, minimum=0, maximum=len(rows) - 1) for i, x in enumerate(others)]
     m = 1 + len(others)

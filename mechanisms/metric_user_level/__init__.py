@@ -2,9 +2,11 @@
 
 Earth mover's distance on finite metric spaces, the clustered metric and GKRR, PrivEMDLinear
 (Algorithm 1), PrivEMDItemWise (Algorithm 2), BoundedEMDReduction (Algorithm 3) and FreqEstLocal
-(Algorithm 4).
+(Algorithm 4); the user-level baselines of Section 6: Hadamard response (Lemma 6.4), the central Laplace
+histogram (Lemma 6.7, scale 2/(n eps)) and Duchi et al.'s linear-query randomizer (Lemma 6.1).
 """
 
+from dpcert.mechanisms.metric_user_level.central_laplace import CentralLaplaceHistogram
 from dpcert.mechanisms.metric_user_level.earth_movers import (
     MAX_EXACT_MATCHING,
     earth_movers_distance,
@@ -23,7 +25,9 @@ from dpcert.mechanisms.metric_user_level.gkrr import (
     gkrr_coefficients,
     gkrr_inverse_coefficients,
 )
+from dpcert.mechanisms.metric_user_level.hadamard import HadamardFreqEst, HadamardResponse
 from dpcert.mechanisms.metric_user_level.itemwise import MAX_ENUMERATED_DATASETS, PrivEMDItemWise
+from dpcert.mechanisms.metric_user_level.linear_baselines import DuchiLinearQuery
 from dpcert.mechanisms.metric_user_level.reduction import BoundedEMDReduction
 
 __all__ = [
@@ -31,9 +35,13 @@ __all__ = [
     "MAX_EXACT_MATCHING",
     "NORMS",
     "BoundedEMDReduction",
+    "CentralLaplaceHistogram",
     "ClusteredMetric",
+    "DuchiLinearQuery",
     "FreqEstLocal",
     "GeneralizedKRR",
+    "HadamardFreqEst",
+    "HadamardResponse",
     "PrivEMDItemWise",
     "PrivEMDLinear",
     "clustered_matrix",

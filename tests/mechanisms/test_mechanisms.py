@@ -41,6 +41,8 @@ R = sympy.Rational
 
 # (catalogue name, parameters as the command line passes them). Every finite catalogue entry appears.
 FINITE_EXAMPLES = [
+    ("hadamard-response", {"k": "3", "eps": "1/2"}),
+    ("hadamard-response", {"k": "5", "eps": "log(2)"}),
     ("randomized-response", {"eps": "log(3)"}),
     ("randomized-response", {"eps": "1"}),
     ("k-rr", {"k": "4", "eps": "1/2"}),

@@ -19,8 +19,12 @@ from conftest import concrete_subclasses
 from dpcert.mechanisms import CATALOG, FiniteMechanism, InvalidParameterError, Mechanism, make_mechanism
 from dpcert.mechanisms.metric_user_level import (
     BoundedEMDReduction,
+    CentralLaplaceHistogram,
+    DuchiLinearQuery,
     FreqEstLocal,
     GeneralizedKRR,
+    HadamardFreqEst,
+    HadamardResponse,
     PrivEMDItemWise,
     PrivEMDLinear,
 )
@@ -41,6 +45,9 @@ BUILT_SAMPLERS = {
                                         [[0], [1, 2, 3, 3, 3]]),
     "privact-degree-vector[K=2]": (lambda: NoisyDegreeVector((0, 1, 1, 0), 2, 0, R(1, 2)), (0, 1, 1, 0)),
     "privact-strawman-rr": (lambda: AdjacencyRandomizedResponse(), (0, 1, 1, 0)),
+    "hadamard-freq-est[k=4]": (lambda: HadamardFreqEst(HadamardResponse(4, 1)), np.array([[0, 0, 1], [3, 2, 2]])),
+    "central-laplace-histogram[k=3]": (lambda: CentralLaplaceHistogram(1, 3), np.array([[0, 1], [2, 2]])),
+    "duchi-linear-query[d=2]": (lambda: DuchiLinearQuery([[1, 0, R(1, 2)], [0, 1, R(1, 2)]], 1), [0, 2, 1]),
 }
 
 

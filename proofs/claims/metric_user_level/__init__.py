@@ -6,7 +6,10 @@ are registered with the other shuffle claims in :mod:`dpcert.proofs.claims.shuff
 decided exactly; Lemma 4.2's privacy loss over every pair of small datasets; Lemma A.2 and Lemmas B.1/B.3 on
 exact instances; the symbolic facts of the proofs; and, refuted with their witnesses, Fact 5.1's and Table 1's
 printed delta terms (specs/imola_metric_dp_user_level.md, A1), the concrete example's alpha0 of about 3.0,
-Lemma 6.7's Laplace scale (A7), Lemma 6.2's Gaussian width (A4) and one step of Appendix D.3.
+Lemma 6.7's Laplace scale (A7), Lemma 6.2's Gaussian width (A4) and one step of Appendix D.3. Theorem 4.3
+with several changed items against exact shuffled laws and Lemmas B.4/B.5 are decided in :mod:`.shuffle_checks`;
+the Section 6 baselines (Hadamard response, the corrected central Laplace, Duchi et al.'s randomizer) and
+Corollary 6.8 in :mod:`.baseline_checks`.
 """
 
 from dpcert.proofs.claims.metric_user_level.table import CLAIMS

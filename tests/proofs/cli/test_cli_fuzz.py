@@ -113,6 +113,7 @@ def _params(**values: str) -> tuple[str, ...]:
 
 # A valid, cheap command line for every catalogue mechanism (required parameters only).
 _MECHANISMS = {
+    "hadamard-response": {"k": "3", "eps": "1"},
     "randomized-response": {"eps": "1"},
     "k-rr": {"k": "3", "eps": "1"},
     "unary-encoding": {"k": "3", "eps": "1"},
