@@ -92,34 +92,47 @@ def theorem_13_bound(N: object, w: object, eps: object, *, form: str = "exact") 
                    note=_join(label, note))
 
 
-def theorem_14_bound(N: object, w: object, eps: object) -> BoundResult:
+def theorem_14_bound(N: object, w: object, eps: object, *, any_eps: bool = False) -> BoundResult:
     """Theorem 14: for every eps-LDP sketch with eps < ln 2, I(Z; S) is at most (nats)
 
     ``2 (e^eps - 1)^2 w/N + e^{2eps} (1 + w^2/N - (1 + 2w^2/(N-2w+1)) R(N, w))``.
 
     Why: Lemma 9's RHS splits into a main term ``sum_l (pi_l0 - pi_l1)^2``, bounded by
-    ``2 eps'^2 w/N`` (eps' = e^eps - 1 < 1) at the vertices of the box of Lemma 28 via Bessel's
+    ``2 eps'^2 w/N`` (eps' = e^eps - 1) at the vertices of the box of Lemma 28 via Bessel's
     inequality, plus overlap terms bounded by ``e^{2eps}(E K - P(K=1) + P(K>1))`` (eqs. 15-16). The
     tail is O(w^4/N^2), which is o(w/N) when w = o(N^{1/3}); the explicit bound holds for every w.
     The tail cancels catastrophically in float64 and is computed exactly (or in interval arithmetic).
 
-    Returns ``valid=False`` (value None) when eps >= ln 2, the paper's condition.
+    The paper assumes eps < ln 2 (so that eps' < 1). The bound holds for every eps > 0 (spec E11, claim
+    ``thm14-any-eps``): the vertices of the relaxed box ``{sum p = 1, p D in [1 - eps', 1 + eps']}`` are
+    the p^A with |A| = D/2 for every eps' > 0, the relaxed box contains the true feasible set even when
+    1 - eps' < 0, and the tail uses only Lemma 11.
+
+    Args:
+        N, w: items and ratings per user.
+        eps: the local-DP parameter (> 0).
+        any_eps: drop the paper's hypothesis eps < ln 2. Without it, eps >= ln 2 gives ``valid=False``
+            (value None).
 
     References: 000_0c6e7fdc3fd68303.txt, Theorem 14 (= Theorem 27; eqs. 15-18, Lemma 28).
     """
     n, k = _items(N, w)
     e = _eps(eps)
     source = f"{SOURCE}, Theorem 14"
-    if _sign("eps", e - sympy.log(2)) >= 0:
+    if not isinstance(any_eps, bool):
+        raise InvalidParameterError(f"any_eps must be True or False. Got {any_eps!r}")
+    if not any_eps and _sign("eps", e - sympy.log(2)) >= 0:
         return BoundResult("theorem14", source, None, "nats", False,
                            f"requires eps < ln 2 (so that eps' = e^eps - 1 < 1); got eps = {e} >= ln 2")
     lower, upper, note = _bracket(n, k, "thm14")
     main = theorem_14_main_term_bound(n, k, e)
     factor = sympy.exp(2 * e)
     rate = "" if k**3 < n else "w^3 >= N: the bound holds, but its tail is not o(w/N)"
+    beyond = "" if _sign("eps", e - sympy.log(2)) < 0 else \
+        "eps >= ln 2: outside the paper's hypothesis, valid by the proof of claim thm14-any-eps (spec E11)"
     return _result("theorem14", source, "nats", main + factor * lower, main + factor * upper, direction="upper",
                    note=_join("2(e^eps-1)^2 w/N + e^{2eps}(1 + w^2/N - (1 + 2w^2/(N-2w+1)) R), exact tail", rate,
-                              note))
+                              beyond, note))
 
 
 def theorem_14_main_term_bound(N: object, w: object, eps: object) -> sympy.Expr:

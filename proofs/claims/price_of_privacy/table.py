@@ -18,11 +18,15 @@ from dpcert.proofs.claims.price_of_privacy.deciders import (
     lemma_32,
     lemma_6,
     lemma_9_in_bits,
+    lemma_30,
     lemma_9_in_nats,
+    multi_maxsense_independence,
     private_sketch_bound,
+    privacy_tradeoff_rate,
     theorem_10,
     theorem_15_gap,
     theorem_16_eps_hat,
+    theorem_14_any_eps,
     theorem_17_null_variance,
     theorem_7_corrected,
     theorem_7_printed,
@@ -111,6 +115,19 @@ _BOUND_CLAIMS: tuple[Claim, ...] = (
     computed_claim("thm17-null-variance", _source("Theorem 17 (proof)"),
                    "Var0[F] <= 2 eps'^2 N when every f_i(z) lies in [e^-eps, e^eps]", _P, theorem_17_null_variance,
                    method="symbolic"),
+    computed_claim("lemma30-entropy-deficit", _source("Lemma 30 (Appendix D)"),
+                   "H(P0) - H(PT) >= D(p || p0) for the law p of any discrete function F of Z, P0 uniform on {0,1}^N",
+                   _C, lemma_30),
+    computed_claim("thm14-any-eps", _source("Theorem 14 (= Theorem 27), spec E11"),
+                   "Theorem 14's bound 2(e^eps-1)^2 w/N + e^{2eps}(1 + w^2/N - (1 + 2w^2/(N-2w+1)) R) on the Lemma 9 "
+                   "bound of every eps-LDP sketch holds for every eps > 0, without the hypothesis eps < ln 2", _P,
+                   theorem_14_any_eps, method="symbolic"),
+    computed_claim("thm16-sketches-independent", _source("Section 5 (Multi-MaxSense, Fig. 3), Theorem 16 (proof)"),
+                   "the Q sketches of one user are independent, since the sensing blocks are disjoint", _R,
+                   multi_maxsense_independence),
+    computed_claim("privacy-tradeoff-one-over-eps", _source("Section 5 (before Theorem 16), Informal Theorem 1"),
+                   "the optimal privacy trade-off is a 1/eps factor in the sample complexity, which MaxSense's "
+                   "1/eps_hat^2 misses", _R, privacy_tradeoff_rate, method="symbolic"),
 )
 
 CLAIMS: tuple[Claim, ...] = _SKETCH_CLAIMS + _BOUND_CLAIMS

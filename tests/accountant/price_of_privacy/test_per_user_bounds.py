@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from fractions import Fraction
 
 import pytest
@@ -33,6 +34,7 @@ from dpcert.accountant.price_of_privacy.per_user_bounds import (
 )
 from dpcert.accountant.price_of_privacy.sketch_channels import lemma_9_rhs, records, sketch_information
 from dpcert.accountant.price_of_privacy.subset_overlap import EXACT_W_MAX, lemma_12_sandwich
+from dpcert.mechanisms.parameters import InvalidParameterError
 
 sign = certified_sign  # exact sign, decided on a rigorous enclosure when it excludes 0
 
@@ -234,6 +236,28 @@ def test_theorem_14_requires_eps_below_ln2():
     assert not result.valid and result.value is None and "ln 2" in result.note
     assert not theorem_14_bound(100, 2, 1).valid
     assert theorem_14_bound(100, 2, "0.69").valid
+
+
+def test_theorem_14_any_eps_drops_only_the_hypothesis():
+    """any_eps=True (claim thm14-any-eps, spec E11) gives the same closed form at eps >= ln 2."""
+    for eps in (sympy.log(2), sympy.Integer(1), sympy.log(5)):
+        result = theorem_14_bound(10**4, 1, eps, any_eps=True)
+        assert result.valid and "E11" in result.note
+        assert sympy.simplify(result.upper_value - 2 * (sympy.exp(eps) - 1) ** 2 / 10**4) == 0  # w = 1: main term
+    below = theorem_14_bound(100, 2, "1/2", any_eps=True)
+    assert below.upper_value == theorem_14_bound(100, 2, "1/2").upper_value and "E11" not in below.note
+    with pytest.raises(InvalidParameterError, match="^any_eps"):
+        theorem_14_bound(100, 2, 1, any_eps="yes")
+
+
+@pytest.mark.parametrize("N, w", [(3, 1), (4, 1), (4, 2)])
+def test_theorem_14_any_eps_bounds_lemma_9_rhs_beyond_ln2(N, w):
+    """Exact Lemma 9 RHS of ln 4-LDP binary sketches (P(S = 1 | x) in [1/5, 4/5], seeded) below the bound."""
+    rng = random.Random(N * 10 + w)
+    for _ in range(3):
+        channel = [[1 - a, a] for a in (Fraction(rng.randint(12, 48), 60) for _ in records(N, w))]
+        rhs = sympy.sympify(lemma_9_rhs(channel, N, w))
+        assert sign(theorem_14_bound(N, w, sympy.log(4), any_eps=True).lower_value - rhs) > 0
 
 
 def test_theorem_14_at_w_1_is_the_main_term_exactly():
