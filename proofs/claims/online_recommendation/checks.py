@@ -1,16 +1,31 @@
-"""The checks behind p-REC's claims: its privacy lemmas on exact traces, the proofs' closed-form steps, slips.
+"""The checks behind p-REC's claims: its privacy lemmas on exact traces, the voters' state along every
+sequence, the loss bounds on seeded runs, the proofs' closed-form steps, and slips.
 
 :func:`check_privacy_lemmas` evaluates Lemmas 12, 18, 14/19, the leaky-round corollary and Theorems 11/17
-at every round of every sequence of an exact privacy-loss trace; :func:`online_recommendation_facts`
-decides the closed-form steps of the proofs for every parameter value with sympy; the witnesses show the
-paper's slips A7 (Lemma 4's printed equivalent condition) and A2 (uniform rounds are not O(R)). The bounds
-they test are in :mod:`dpcert.accountant.online_recommendation.bounds`.
+at every round of every sequence of an exact privacy-loss trace, and :func:`check_geometric_series` the steps
+(15)-(17) of Theorem 17's proof (Theorem 11's at D = R = 0) in between; :func:`check_peer_invariant` replays
+the peers' credits (the proofs of Theorems 11, 16 and 17 rest on peers never being removed);
+:func:`prec_sim_reduction` compares p-REC at D = R = 0 with p-REC_sim sequence by sequence (Section 8.2);
+:func:`pathwise_loss_check` and :func:`expected_loss_check` test Theorems 10 and 16 on seeded runs;
+:func:`theorem_6_random_client_loss` computes the expected loss Theorem 6's random client forces, exactly;
+:func:`bounds_consistency` compares Theorem 17's upper bound with Theorem 1's lower bound at Theorem 16's loss;
+:func:`online_recommendation_facts` decides the closed-form steps of the proofs for every parameter value
+with sympy; the witnesses show the paper's slips A7 (Lemma 4's printed equivalent condition) and A2 (uniform
+rounds are not O(R)). The bounds they test are in :mod:`dpcert.accountant.online_recommendation.bounds`.
 
-References: 001_8845c8f909738498.txt; specs/gilbert_online_recommendation.md, sections 2.5, 2.6, 3 and 6.
+Why the checks decide what they claim: every probability of a recommendation sequence is an exact product of
+the per-round probabilities gamma/m + (1 - gamma) phi(x_j)/sum_k phi(x_k), so the inequalities of the
+proofs can be compared round by round on all m^T sequences; the loss checks use the simulator, whose
+randomness is a seeded numpy Generator, with a Bernstein tail bound for the statistical one.
+
+References: 001_8845c8f909738498.txt; specs/gilbert_online_recommendation.md, sections 2.5, 2.6, 3, 5 and 6.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,27 +34,59 @@ import sympy
 from dpcert.accountant.online_recommendation.bounds import (
     KL_CONSTANT,
     cited,
+    eps_bounds_gap,
     eps_upper_prec,
     eps_upper_sim,
+    greedy_loss_bound,
     leaky_round_bound,
     lemma_14_factor,
     prec_lambda,
     theorem_15_kl_constant,
 )
 from dpcert.accountant.symbolic_facts import SymbolicFact, nonnegative_everywhere
+from dpcert.mechanisms.online_recommendation import (
+    PREC,
+    AdaptiveInstance,
+    Instance,
+    PRECSim,
+    PRECTranscript,
+    adaptive_instance,
+    enumerate_transcripts,
+    planted_pair,
+    sequence_losses,
+)
 from dpcert.mechanisms.online_recommendation.likelihood import PrivacyLossTrace
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int
 
 __all__ = [
+    "ADAPTIVE_PEERS",
+    "ADMISSIBLE_PAIRS",
+    "CONSISTENCY_GRID",
+    "BoundsConsistency",
+    "ExpectedLossCheck",
     "Lemma4Witness",
+    "PathwiseLossCheck",
+    "RandomClientLoss",
+    "ReductionCheck",
     "TraceLemmaCheck",
     "UniformRoundsWitness",
+    "adaptive_pair",
+    "admissible_pair",
+    "bernstein_radius",
+    "bounds_consistency",
+    "check_geometric_series",
+    "check_peer_invariant",
     "check_privacy_lemmas",
+    "expected_loss_check",
     "lemma_4_equivalence_witness",
+    "loss_chasing_instance",
     "online_recommendation_facts",
+    "pathwise_loss_check",
+    "prec_algorithm",
+    "prec_sim_reduction",
+    "theorem_6_random_client_loss",
     "uniform_rounds_order_witness",
 ]
-
 
 
 @dataclass(frozen=True)
@@ -127,6 +174,213 @@ def check_privacy_lemmas(trace: PrivacyLossTrace, P: object) -> tuple[TraceLemma
         checks.append(_lemma_check(theorem.name, "Theorem 11" if sim else "Theorem 17", totals, first, trace,
                                    f"|E(b)| <= {theorem.display()}"))
     return tuple(checks)
+
+
+# ---------------------------------------------------------------------------------------------
+# Admissible adjacent pairs: the instances the trace claims and their tests share
+# ---------------------------------------------------------------------------------------------
+
+ADMISSIBLE_PAIRS: tuple[tuple[int, int, int, int, int, int, bool, int], ...] = (
+    (2, 5, 0, 0, 12, 9, True, 0),
+    (2, 6, 2, 0, 12, 4, False, 1),
+    (2, 6, 1, 1, 12, 5, False, 2),
+    (3, 4, 1, 0, 18, 3, False, 3),
+    (2, 7, 3, 1, 13, 6, False, 4),
+    (3, 5, 0, 0, 18, 12, True, 5),
+)
+"""(m, T, D, R, P, others, hostile, seed): seeded planted pairs (spec 1.6) with P >= 6m peers among the common
+voters, ``others`` further voters (hostile ones never vote for a liked object) and one extra voter with random
+votes. With D = R = 0 the peers agree, so only hostile voters make two objects pass rho."""
+
+ADAPTIVE_PEERS = 12
+"""The peers of :func:`adaptive_pair`'s instance (all at distance 0 on every path)."""
+
+
+def prec_algorithm(m: object, T: object, D: object, R: object) -> PREC | PRECSim:
+    """p-REC_sim (Algorithm 1) when D = R = 0, p-REC (Algorithm 2) otherwise, with the paper's gamma."""
+    return PRECSim(m, T) if D == R == 0 else PREC(m, T, D, R)
+
+
+def admissible_pair(index: object) -> PRECTranscript:
+    """The adjacent pair of row ``index`` of :data:`ADMISSIBLE_PAIRS` (U = the whole pool, U' = U minus its last voter).
+
+    References: 001_8845c8f909738498.txt, Definition 1; spec 1.6.
+    """
+    index = require_int("index", index, minimum=0, maximum=len(ADMISSIBLE_PAIRS) - 1)
+    m, T, D, R, P, others, hostile, seed = ADMISSIBLE_PAIRS[index]
+    return planted_pair(prec_algorithm(m, T, D, R), P=P, others=others, hostile=hostile,
+                        rng=np.random.default_rng(seed))
+
+
+def adaptive_pair() -> PRECTranscript:
+    """Spec T14: p-REC (m = 2, T = 6, D = 1, R = 0) against :func:`adaptive_instance` with 12 peers and 3 followers
+    (votes and likes are functions of b_<t, the same for the common voters in both patterns); U is the pool of
+    16 voters, U' the pool without its last voter.
+
+    References: 001_8845c8f909738498.txt, Section 2.3 (adaptive adversary), Theorems 11 and 17.
+    """
+    instance = adaptive_instance(2, 6, P=ADAPTIVE_PEERS, D=1, followers=3)
+    return PRECTranscript.adjacent_pair(PREC(2, 6, 1, 0), instance, range(instance.n_voters - 1),
+                                        instance.n_voters - 1)
+
+
+def check_geometric_series(trace: PrivacyLossTrace, P: object) -> tuple[TraceLemmaCheck, TraceLemmaCheck]:
+    """Steps (15)-(17) of Theorem 17's proof (Theorem 11's at D = R = 0) on every sequence of an exact trace.
+
+    With k = 2D + 2R + 1 and t_1 < ... < t_K the leaky rounds of b (E_t(b) != 0):
+
+        (15)       |E(b)| <= S(b) = sum_i 3 k lambda / C_{t_i}(b)                    (Lemma 18, summed)
+        (16)-(17)  S(b) <= 3 k lambda * 3 m k / (P (D + R + 1))                       (Lemma 19, C_{t_K} >= P(D+R+1))
+
+    At D = R = 0, C_t = W_t and the right side is Theorem 11's 3 lambda * 3m / P = 9 m lambda / P. The second step
+    holds because each leaky round shrinks C by 1 - 1/(3mk), so the terms 1/C_{t_i} grow at least geometrically
+    towards the last one, and the peers keep C_{t_K} >= P(D+R+1).
+
+    Args:
+        trace: the exact privacy-loss trace of an adjacent pair (U = U' + one voter).
+        P: the client's peers in the larger pattern U.
+
+    Returns:
+        ``leak-sum`` (|E(b)| / S(b)) and ``geometric-series`` (S(b) / the closed form), per sequence with a leaky
+        round; each holds iff its largest ratio is <= 1.
+
+    References: 001_8845c8f909738498.txt, Theorem 11 (proof) and Theorem 17 (proof, (15)-(17)).
+    """
+    if not isinstance(trace, PrivacyLossTrace):
+        raise InvalidParameterError(f"trace must be a PrivacyLossTrace. Got {type(trace).__name__}")
+    P = require_int("P", P, minimum=1, maximum=len(trace.larger.voters))
+    m, D, R = trace.params.m, trace.params.D, trace.params.R
+    k = 2 * D + 2 * R + 1
+    terms = np.where(trace.leaky, 3 * k * trace.lam / np.maximum(trace.credit, 1), 0.0).sum(axis=1)
+    closed = 3 * k * trace.lam * 3 * m * k / (P * (D + R + 1))
+    first = np.zeros(trace.round_loss.shape, dtype=bool)
+    first[:, 0] = trace.leaky.any(axis=1)
+    T = trace.params.T
+    where = "Theorem 11 (proof)" if D == R == 0 else "Theorem 17 (proof, (15))"
+    leak = np.abs(trace.total_loss) / np.where(terms > 0, terms, 1.0)
+    return (_lemma_check("leak-sum", where, np.repeat(leak[:, None], T, axis=1), first, trace,
+                         "|E(b)| <= sum over leaky rounds of 3(2D+2R+1) lambda / C_t(b)"),
+            _lemma_check("geometric-series", "Theorem 11 (proof)" if D == R == 0 else "Theorem 17 (proof, (16)-(17))",
+                         np.repeat(terms[:, None] / closed, T, axis=1), first, trace,
+                         f"that sum <= 3(2D+2R+1) lambda * 3m(2D+2R+1)/(P(D+R+1)) = {closed:.4g}"))
+
+
+def check_peer_invariant(algorithm: PREC | PRECSim, instance: Instance,
+                         trace: PrivacyLossTrace) -> tuple[TraceLemmaCheck, TraceLemmaCheck]:
+    """The voters' state along every sequence of an exact trace: peers are never removed, nobody comes back.
+
+    Replays the algorithm's update for the client's peers in the larger pattern U (distance <= R; P_U of them)
+    along every sequence b, and reads the survivors from the trace:
+
+    - every peer keeps credit_R >= R + 1 and credit_D + credit_R >= D + R + 1, so weight 1; hence
+      W_t(b) >= P_U and C_t(b) >= P_U (D + R + 1);
+    - no weight goes from 0 to 1, and W_t(b) and C_t(b) never increase in t.
+
+    Why peers survive: a peer loses an R-credit only when it voted for a recommended object the client dislikes
+    (at most R times, from 2R + 1), and a D-credit only in a like-round where it voted for another object, which
+    the client either also likes (at most D rounds) or dislikes (counted in its distance), so at most
+    D + R - r_R times, from 2D. The proofs of Theorems 11, 16 and 17 use exactly this.
+
+    Args:
+        algorithm: the p-REC or p-REC_sim of the trace.
+        instance: the oblivious instance of the trace.
+        trace: its exact privacy-loss trace.
+
+    Returns:
+        ``peer-credit``: the largest of (R+1)/credit_R, (D+R+1)/(credit_D + credit_R) over the peers,
+        P_U/W_t and P_U (D+R+1)/C_t (infinite once a peer is removed); ``monotone``: the largest of
+        W_{t+1}/W_t and C_{t+1}/C_t (infinite where a weight returns from 0 to 1). Each holds iff <= 1.
+
+    References: 001_8845c8f909738498.txt, Algorithms 1 and 2, proofs of Theorems 11, 16 and 17; spec T4, T5.
+    """
+    if not isinstance(algorithm, (PREC, PRECSim)):
+        raise InvalidParameterError(f"algorithm must be PREC or PRECSim. Got {type(algorithm).__name__}")
+    if not isinstance(instance, Instance):
+        raise InvalidParameterError(f"instance must be an oblivious Instance. Got {type(instance).__name__}")
+    if not isinstance(trace, PrivacyLossTrace):
+        raise InvalidParameterError(f"trace must be a PrivacyLossTrace. Got {type(trace).__name__}")
+    params = algorithm.params
+    if (params.m, params.T, params.D, params.R) != (trace.params.m, trace.params.T, trace.params.D, trace.params.R):
+        raise InvalidParameterError("algorithm must have the trace's (m, T, D, R). "
+                                    f"Got {(params.m, params.T, params.D, params.R)}")
+    T, D, R = params.T, params.D, params.R
+    members = set(trace.larger.voters)
+    peers = np.array([i for i in instance.peers(R).tolist() if i in members], dtype=np.int64)
+    sequences = trace.sequences
+    credit_ratio = np.zeros(sequences.shape)
+    state = algorithm.initial_state((len(sequences), len(peers)))
+    for t in range(T):
+        credit_d, credit_r = state
+        total = credit_d + credit_r
+        with np.errstate(divide="ignore"):
+            per_peer = np.maximum(np.where(credit_r > 0, (R + 1) / np.maximum(credit_r, 1), np.inf),
+                                  np.where(total > 0, (D + R + 1) / np.maximum(total, 1), np.inf))
+        per_peer = np.where(algorithm.weights(state), per_peer, np.inf)
+        credit_ratio[:, t] = per_peer.max(axis=1, initial=0.0)
+        b = sequences[:, t]
+        state = algorithm.update(state, instance.votes[peers, t][None, :] == b[:, None], instance.like_matrix[t, b])
+    count = len(peers)
+    floors = np.zeros(sequences.shape)
+    if count:
+        floors = np.maximum(np.where(trace.survivors > 0, count / np.maximum(trace.survivors, 1), np.inf),
+                            np.where(trace.credit > 0, count * (D + R + 1) / np.maximum(trace.credit, 1), np.inf))
+    weights = trace.larger.weights
+    comeback = (~weights[:, :-1] & weights[:, 1:]).any(axis=2)
+    growth = np.zeros(sequences.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        steps = np.maximum(trace.survivors[:, 1:] / trace.survivors[:, :-1], trace.credit[:, 1:] / trace.credit[:, :-1])
+    growth[:, :-1] = np.where(comeback, np.inf, np.nan_to_num(steps, nan=0.0))
+    inner = np.ones(sequences.shape, dtype=bool)
+    inner[:, -1] = False
+    return (_lemma_check("peer-credit", "Theorems 11, 16 and 17 (proofs)", np.maximum(credit_ratio, floors),
+                         np.ones(sequences.shape, dtype=bool), trace,
+                         f"the {count} peers keep credit_R >= R+1 and credit_D + credit_R >= D+R+1, "
+                         f"W_t >= {count}, C_t >= {count * (D + R + 1)}"),
+            _lemma_check("monotone", "Algorithms 1 and 2", growth, inner, trace,
+                         "no weight returns, W_t and C_t non-increasing"))
+
+
+@dataclass(frozen=True)
+class ReductionCheck:
+    """p-REC at (D, R) against p-REC_sim on every sequence of one instance (Section 8.2: D = R = 0 gives p-REC_sim).
+
+    Attributes:
+        D, R: p-REC's parameters.
+        sequences: the number of sequences compared (m^T).
+        witness: the first (b, t) where the exact Pr[b_t | b_<t] differ, or None when all agree.
+    """
+
+    D: int
+    R: int
+    sequences: int
+    witness: tuple[tuple[int, ...], int] | None
+
+    @property
+    def agrees(self) -> bool:
+        """True when every round of every sequence has the same exact probability in both algorithms."""
+        return self.witness is None
+
+
+def prec_sim_reduction(instance: Instance | AdaptiveInstance, *, D: object = 0, R: object = 0) -> ReductionCheck:
+    """Compare p-REC(m, T, D, R) with p-REC_sim(m, T) on all the instance's voters, exactly, sequence by sequence.
+
+    At D = R = 0 the credits are 0 and 1: a dislike takes the voters on b_t to R-credit 0, a like takes the others
+    to total credit 0, exactly p-REC_sim's kick-outs; gamma = m/(3T - 1) and lambda = 2m ln T coincide.
+
+    References: 001_8845c8f909738498.txt, Section 8.2; spec T3.
+    """
+    if not isinstance(instance, (Instance, AdaptiveInstance)):
+        raise InvalidParameterError(f"instance must be an Instance or AdaptiveInstance. Got {type(instance).__name__}")
+    algorithm = PREC(instance.m, instance.T, D, R)
+    D, R = algorithm.params.D, algorithm.params.R
+    voters = range(instance.n_voters)
+    sim = enumerate_transcripts(PRECSim(instance.m, instance.T), instance, voters)
+    general = enumerate_transcripts(algorithm, instance, voters)
+    for row, t in itertools.product(range(len(sim.sequences)), range(instance.T)):
+        a, b = sim.round_probabilities[row, t], general.round_probabilities[row, t]
+        if a != b and exact_sign(a - b) != 0:
+            return ReductionCheck(D, R, len(sim.sequences), (tuple(sim.sequences[row].tolist()), t))
+    return ReductionCheck(D, R, len(sim.sequences), None)
 
 
 @dataclass(frozen=True)
@@ -283,3 +537,261 @@ def online_recommendation_facts() -> tuple[SymbolicFact, ...]:
     identity("S11: exp(-(D+R)/6) <= 1/T iff D + R >= 6 ln T: at D + R = 6 ln(T w), 1 - T e^{-(D+R)/6} = (w-1)/w",
              "Theorem 15", 1 - T * sympy.exp(-6 * sympy.log(T * w) / 6) - (w - 1) / w)
     return tuple(facts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loss: Theorems 10 and 16 on seeded runs, Theorem 6's random client exactly
+# ---------------------------------------------------------------------------------------------
+
+def loss_chasing_instance(m: object, T: object, *, P: object, others: object, seed: object) -> AdaptiveInstance:
+    """An adaptive adversary chasing the client's losses: P peers vote for the client's (seeded random) liked
+    object; ``others`` voters vote, in round t, for a disliked object picked from b_{t-1} (they follow the
+    recommendation history, as Section 2.3's adaptive adversary may).
+
+    References: 001_8845c8f909738498.txt, Section 2.3, Theorems 10 and 16.
+    """
+    m = require_int("m", m, minimum=2)
+    T = require_int("T", T, minimum=1)
+    P = require_int("P", P, minimum=0)
+    others = require_int("others", others, minimum=0)
+    seed = require_int("seed", seed, minimum=0)
+    liked = np.random.default_rng(seed).integers(0, m, size=T)
+
+    def likes(t: int, prefix: tuple[int, ...]) -> set[int]:
+        return {int(liked[t])}
+
+    def votes(t: int, prefix: tuple[int, ...]) -> list[int]:
+        bait = (int(liked[t]) + 1 + (prefix[-1] if len(prefix) else 0)) % m
+        bait = bait if bait != liked[t] else (bait + 1) % m
+        return [int(liked[t])] * P + [bait] * others
+
+    return AdaptiveInstance(m, T, P + others, votes, likes)
+
+
+@dataclass(frozen=True)
+class PathwiseLossCheck:
+    """Theorem 10's / 16's pathwise step on seeded runs: loss rounds with Z_t = 0 are at most
+    ln((2R+1)n/((R+1)P)) / -ln(1 - 1/(2m(2R+1))) in every run, and C^(R)_t never drops below (R+1)P.
+
+    Attributes:
+        runs, seed: the simulation (numpy's default_rng(seed)).
+        bound: the pathwise bound (exact).
+        worst: the largest number of loss rounds with Z_t = 0 in one run.
+        losses: total loss rounds over all runs (0 would make the check vacuous).
+        r_credit_min: the smallest C^(R)_t seen; r_credit_floor: (R+1)P.
+    """
+
+    runs: int
+    seed: int
+    bound: sympy.Expr
+    worst: int
+    losses: int
+    r_credit_min: int
+    r_credit_floor: int
+
+    @property
+    def holds(self) -> bool:
+        """Every run within the bound, and the peers' R-credit floor kept."""
+        return exact_sign(self.bound - self.worst) >= 0 and self.r_credit_min >= self.r_credit_floor
+
+
+def pathwise_loss_check(algorithm: PREC | PRECSim, instance: Instance | AdaptiveInstance, *, P: object,
+                        runs: object, seed: object) -> PathwiseLossCheck:
+    """Simulate ``runs`` executions (seeded) and compare each run's greedy loss rounds with the pathwise bound.
+
+    Why the bound holds: in a loss round with Z_t = 0 only objects with x > rho = 1/(2m) can be drawn, so more
+    than a rho fraction of the survivors lose an R-credit: C^(R) shrinks by 1 - 1/(2m(2R+1)); it starts at most
+    (2R+1) n and the peers keep it at least (R+1) P.
+
+    Args:
+        algorithm: p-REC or p-REC_sim.
+        instance: n = instance.n_voters voters, at least P of them peers of the client.
+        P: the peers (distance <= R).
+        runs, seed: the simulation.
+
+    References: 001_8845c8f909738498.txt, Theorems 10 and 16 (proofs); spec T16.
+    """
+    if not isinstance(algorithm, (PREC, PRECSim)):
+        raise InvalidParameterError(f"algorithm must be PREC or PRECSim. Got {type(algorithm).__name__}")
+    if not isinstance(instance, (Instance, AdaptiveInstance)):
+        raise InvalidParameterError(f"instance must be an Instance or AdaptiveInstance. Got {type(instance).__name__}")
+    P = require_int("P", P, minimum=1, maximum=instance.n_voters)
+    seed = require_int("seed", seed, minimum=0)
+    result = algorithm.simulate(instance, runs, np.random.default_rng(seed))
+    m, R = algorithm.params.m, algorithm.params.R
+    return PathwiseLossCheck(result.losses.shape[0], seed, greedy_loss_bound(m, instance.n_voters, P, R=R).value,
+                             int(result.greedy_losses.max(initial=0)), int(result.losses.sum()),
+                             int(result.r_credit.min(initial=(R + 1) * P)), (R + 1) * P)
+
+
+def bernstein_radius(variance: float, bound: float, delta: float) -> float:
+    """t with P(S - E S >= t) <= delta for a sum S of independent terms within ``bound`` of their means and total
+    variance <= ``variance`` (one-sided Bernstein: P <= exp(-t^2 / (2 (variance + bound t / 3))))."""
+    if not variance >= 0:
+        raise InvalidParameterError(f"variance must be >= 0. Got {variance}")
+    if not bound > 0:
+        raise InvalidParameterError(f"bound must be > 0. Got {bound}")
+    if not 0 < delta < 1:
+        raise InvalidParameterError(f"delta must be in (0, 1). Got {delta}")
+    log = math.log(1 / delta)
+    return bound * log / 3 + math.sqrt((bound * log / 3) ** 2 + 2 * variance * log)
+
+
+@dataclass(frozen=True)
+class ExpectedLossCheck:
+    """A one-sided test of E[loss] <= bound on seeded runs (Theorems 10 and 16).
+
+    Attributes:
+        runs, seed: the simulation.
+        mean: the runs' mean loss.
+        bound: the theorem's expected-loss bound (float).
+        radius: the Bernstein radius t at level ``alpha``.
+        alpha: the false-failure probability when the theorem holds.
+    """
+
+    runs: int
+    seed: int
+    mean: float
+    bound: float
+    radius: float
+    alpha: float
+
+    @property
+    def passes(self) -> bool:
+        """mean <= bound + radius."""
+        return self.mean <= self.bound + self.radius
+
+
+def expected_loss_check(algorithm: PREC | PRECSim, instance: Instance | AdaptiveInstance, bound: object, *,
+                        runs: object, seed: object, alpha: float = 1e-6) -> ExpectedLossCheck:
+    """Test mean loss <= ``bound`` + t on ``runs`` seeded executions.
+
+    Theorems 10/16 bound the loss pathwise by the greedy bound plus #{Z_t = 1}, and #{Z_t = 1} ~ Binomial(T, gamma)
+    independently per run; the bound is the greedy bound + gamma T. So if the theorem holds, the mean exceeds
+    bound + t only when the total of runs * T Bernoulli(gamma) draws exceeds its mean by runs * t, which
+    Bernstein's inequality bounds by ``alpha``.
+
+    References: 001_8845c8f909738498.txt, Theorems 10 and 16; spec T17.
+    """
+    if not isinstance(algorithm, (PREC, PRECSim)):
+        raise InvalidParameterError(f"algorithm must be PREC or PRECSim. Got {type(algorithm).__name__}")
+    seed = require_int("seed", seed, minimum=0)
+    if not 0 < alpha < 1:
+        raise InvalidParameterError(f"alpha must be in (0, 1). Got {alpha}")
+    result = algorithm.simulate(instance, runs, np.random.default_rng(seed))
+    count = result.losses.shape[0]
+    gamma, T = float(algorithm.params.gamma), algorithm.params.T
+    t = bernstein_radius(count * T * gamma * (1 - gamma), 1.0, alpha) / count
+    return ExpectedLossCheck(count, seed, float(result.total_loss.mean()), float(bound), t, alpha)
+
+
+@dataclass(frozen=True)
+class RandomClientLoss:
+    """Theorem 6's R-part: the exact expected loss in the first R rounds of every client who likes one object per
+    round there (and object 0 afterwards), against P voters who always vote for object 0.
+
+    Attributes:
+        m, T, R: the setting.
+        clients: m^R, every choice of liked objects.
+        mean: the average over the clients of the exact expected loss in rounds 0..R-1.
+        worst: the largest expected loss of one client; worst_client: its liked objects.
+    """
+
+    m: int
+    T: int
+    R: int
+    clients: int
+    mean: sympy.Expr
+    worst: sympy.Expr
+    worst_client: tuple[int, ...]
+
+    @property
+    def target(self) -> sympy.Expr:
+        """(1 - 1/m) R, Theorem 6's R-part."""
+        return (1 - sympy.Rational(1, self.m)) * self.R
+
+
+def theorem_6_random_client_loss(algorithm: PREC | PRECSim, R: object, *, P: object) -> RandomClientLoss:
+    """Enumerate the m^R clients of Theorem 6's construction and every recommendation sequence, exactly.
+
+    Why the mean is (1 - 1/m) R for ANY algorithm: the client's liked object in round t < R is uniform and
+    independent of everything the algorithm has seen before it recommends b_t, so b_t is disliked with probability
+    1 - 1/m; some fixed client therefore forces at least the mean.
+
+    References: 001_8845c8f909738498.txt, Theorem 6 (Section 6); spec T21.
+    """
+    if not isinstance(algorithm, (PREC, PRECSim)):
+        raise InvalidParameterError(f"algorithm must be PREC or PRECSim. Got {type(algorithm).__name__}")
+    m, T = algorithm.params.m, algorithm.params.T
+    R = require_int("R", R, minimum=0, maximum=T)
+    P = require_int("P", P, minimum=1)
+    total, worst, worst_client = sympy.Integer(0), sympy.Integer(-1), ()
+    for liked in itertools.product(range(m), repeat=R):
+        likes = [frozenset({j}) for j in liked] + [frozenset({0})] * (T - R)
+        instance = Instance(m, likes, np.zeros((P, T), dtype=np.int64))
+        table = enumerate_transcripts(algorithm, instance, range(P))
+        lost = sequence_losses(instance.like_matrix, table.sequences)[:, :R].sum(axis=1)
+        expected = sympy.Add(*(table.probability(i) * int(lost[i]) for i in range(len(lost))))
+        total += expected
+        if exact_sign(expected - worst) > 0:
+            worst, worst_client = expected, liked
+    return RandomClientLoss(m, T, R, m**R, sympy.nsimplify(total / m**R), worst, tuple(worst_client))
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorems 1 and 2 together: the upper bound is never below the lower bound at p-REC's loss
+# ---------------------------------------------------------------------------------------------
+
+CONSISTENCY_GRID: tuple[tuple[int, int, int, int, int], ...] = tuple(
+    itertools.product((10, 100, 10**4, 10**6), (0, 2, 30, 200), (0, 1, 5), (12, 40), (100, 10**5)))
+"""(T, D, R, P, n) for :func:`bounds_consistency`; rows outside Theorem 17's conditions are skipped."""
+
+
+@dataclass(frozen=True)
+class BoundsConsistency:
+    """Theorem 17's eps (both forms) against Theorem 1's lower bound at Theorem 16's loss, m = 2.
+
+    Attributes:
+        cases: the (T, D, R, P, n) rows compared (Theorem 17's conditions hold, D <= T, n >= P).
+        smallest_gap: the smallest eps_upper - eps_lower (float) and where: (T, D, R, P, n, form).
+        witness: the first row with a negative gap, or None.
+        largest_ratio: the largest eps_upper (paper form) / ((D+R+1) ln(T/(R+1)) / P), which Theorem 2's
+            O((1/P)(D+R+1) log(T/(R+1))) bounds by 72 m^2 = 288.
+    """
+
+    cases: int
+    smallest_gap: float
+    smallest_at: tuple[int, int, int, int, int, str] | None
+    witness: tuple[int, int, int, int, int, str] | None
+    largest_ratio: float
+
+    @property
+    def consistent(self) -> bool:
+        """No negative gap, the ratio within 72 m^2, and at least one row compared."""
+        return self.cases > 0 and self.witness is None and self.largest_ratio <= 288
+
+
+def bounds_consistency(grid: Iterable[tuple[int, int, int, int, int]]) -> BoundsConsistency:
+    """Compare eps_upper_pREC(2, T, D, R, P) with eps_lower(T, L = loss_upper_pREC(2, n, P, R, T), D, R, P).
+
+    p-REC's worst-case expected loss is at most Theorem 16's L and Theorem 1's bound decreases in L, so
+    eps_lower(L) <= p-REC's true eps <= Theorem 17's eps: a negative gap would expose an inconsistent closed form.
+    The lower bounds are proved for m = 2 (spec A11). Signs are decided exactly.
+
+    References: 001_8845c8f909738498.txt, Theorems 1, 2, 16 and 17; spec T22.
+    """
+    cases, smallest, smallest_at, witness, largest = 0, math.inf, None, None, 0.0
+    for row in grid:
+        T, D, R, P, n = (require_int(name, value, minimum=0) for name, value in zip("TDRPn", row))
+        if D > T or n < P or P < 1 or not eps_upper_prec(2, T, D, R, P).valid:
+            continue
+        for form in ("paper", "tight"):
+            gap = eps_bounds_gap(2, n, P, D, R, T, form=form)
+            if exact_sign(gap.value) < 0 and witness is None:
+                witness = (T, D, R, P, n, form)
+            if float(gap.value) < smallest:
+                smallest, smallest_at = float(gap.value), (T, D, R, P, n, form)
+        ratio = eps_upper_prec(2, T, D, R, P).value / ((D + R + 1) * sympy.log(sympy.Rational(T, R + 1)) / P)
+        largest = max(largest, float(ratio))
+        cases += 1
+    return BoundsConsistency(cases, smallest, smallest_at, witness, largest)

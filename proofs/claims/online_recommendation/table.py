@@ -6,15 +6,26 @@ from __future__ import annotations
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import Claim, cited_in, computed_claim, deferred_instance_claim
 from dpcert.proofs.claims.online_recommendation.deciders import (
+    adaptive_adversary_pair,
+    diversity_example,
+    expected_loss,
     facts,
+    geometric_series_traces,
+    greedy_loss_rounds,
     inadmissible_pairs,
     kl_constant,
     lemma_4,
     lemmas_12_13,
+    lemmas_12_18_traces,
+    lemmas_14_19_traces,
+    peers_never_removed,
+    random_client_loss,
+    reduction_to_sim,
     theorem_11_pair,
     theorem_15_adversary,
     theorem_17_pair,
     theorem_7,
+    theorems_1_2_consistent,
     uniform_rounds,
     without_uniform_rounds,
 )
@@ -56,4 +67,39 @@ CLAIMS: tuple[Claim, ...] = (
                    "phi(x)/phi(x') <= e^(2 lambda d) is equivalent to x' >= rho + ln 2/lambda", _R, lemma_4),
     computed_claim("thm16-uniform-rounds-order", _source("Theorem 16 (proof)"),
                    "the uniform rounds' loss gamma T is O(R)", _R, uniform_rounds),
+    deferred_instance_claim("thm17-adaptive-adversary", _source("Theorems 11 and 17 (adaptive adversary, Section 2.3)"),
+                            "p-REC's transcript (m = 2, T = 6, D = 1, R = 0) is eps-DP at Theorem 17's printed eps "
+                            "even against an adaptive adversary whose likes and votes depend on b_<t (12 peers, 3 followers)",
+                            adaptive_adversary_pair, _P),
+    computed_claim("lemmas12-18-trace-leakage", _source("Lemmas 12 and 18"),
+                   "for every round t and sequence b, |E_t(b)| <= 3 lambda/W_t(b) and |E_t(b)| <= "
+                   "3(2D+2R+1) lambda/C_t(b)", _C, lemmas_12_18_traces),
+    computed_claim("lemmas14-19-leaky-rounds-shrink", _source("Lemmas 14 and 19"),
+                   "if E_t(b) != 0 then W_{t+1}(b) <= (1 - 1/(3m)) W_t(b) (p-REC_sim) and C_{t+1}(b) <= "
+                   "(1 - 1/(3m(2D+2R+1))) C_t(b) (p-REC)", _C, lemmas_14_19_traces),
+    computed_claim("thm11-17-geometric-series", _source("Theorems 11 and 17 (proofs, (15)-(17))"),
+                   "|E(b)| <= 3(2D+2R+1) lambda sum_i 1/C_{t_i}(b) <= 3(2D+2R+1) lambda 3m(2D+2R+1)/(P(D+R+1)) over the "
+                   "leaky rounds t_i of b (3 lambda sum_i 1/W_{t_i}(b) <= 9 m lambda/P for p-REC_sim)", _C,
+                   geometric_series_traces),
+    computed_claim("prec-peers-never-removed", _source("Theorems 11, 16 and 17 (proofs)"),
+                   "peers are never removed: a peer keeps credit_R >= R+1 and credit_D + credit_R >= D+R+1, so "
+                   "W_t(b) >= P and C_t(b) >= P(D+R+1); weights never return and W_t, C_t never increase", _C,
+                   peers_never_removed),
+    computed_claim("prec-reduces-to-sim", _source("Section 8.2"),
+                   "setting D = R = 0 in p-REC gives back p-REC_sim", _C, reduction_to_sim),
+    computed_claim("thm10-16-greedy-loss-rounds", _source("Theorems 10 and 16 (proofs)"),
+                   "in every run the loss rounds with Z_t = 0 number at most log_{1/(1-rho/(2R+1))}((2R+1)n/((R+1)P)) "
+                   "<= 2m(2R+1) ln((2R+1)n/((R+1)P)), even against an adaptive adversary", _C, greedy_loss_rounds),
+    computed_claim("thm10-16-expected-loss", _source("Theorems 10 and 16"),
+                   "p-REC's expected loss is at most 2m(2R+1) ln((2R+1)n/((R+1)P)) + m(R+1)T/(3T-R-1) "
+                   "(p-REC_sim: 2m ln(n/P) + mT/(3T-1))", _C, expected_loss, method="statistical"),
+    computed_claim("thm6-random-client-loss", _source("Theorem 6"),
+                   "a client liking one uniformly random object in each of the first R rounds forces expected loss "
+                   "(1 - 1/m) R on any algorithm, so some fixed client forces at least that", _C, random_client_loss),
+    computed_claim("thm1-thm2-bounds-consistent", _source("Theorems 1, 2, 16 and 17"),
+                   "p-REC's eps (Theorem 17) is at least Theorem 1's lower bound at p-REC's loss (Theorem 16), and "
+                   "is O((1/P)(D+R+1) log(T/(R+1))) with constant <= 72 m^2", _C, theorems_1_2_consistent),
+    computed_claim("sec8.1-diversity-example", _source("Section 8.1 (illustrative example)"),
+                   "when the client likes both objects a peer may vote either way, the algorithm must follow it, "
+                   "and eps grows in proportion to D", _C, diversity_example),
 )

@@ -39,6 +39,8 @@ from dpcert.accountant.online_recommendation.bounds import (
 from dpcert.mechanisms.online_recommendation import Instance, PRECSim, privacy_loss_trace
 from dpcert.mechanisms.parameters import exact_sign
 from dpcert.proofs.claims.online_recommendation.checks import (
+    CONSISTENCY_GRID,
+    bounds_consistency,
     check_privacy_lemmas,
     lemma_4_equivalence_witness,
     uniform_rounds_order_witness,
@@ -160,21 +162,18 @@ def test_theorem_7_inverts_lemma_8(T, L, P):
 
 
 def test_upper_and_lower_bounds_are_consistent():
-    """Spec T22: for m = 2 and admissible (T, D, R, P, n), eps_lower(T, L = loss_upper_pREC, D, R, P) <=
-    eps_upper_pREC (both forms), since p-REC's true eps lies between them; and eps_upper / ((D+R+1) ln tau / P)
-    <= 72 m^2. Power check: a garbled upper bound without its m^2 (2D+2R+1) factor gives a negative gap."""
-    grid = itertools.product((10, 100, 10**4, 10**6), (0, 2, 30, 200), (0, 1, 5), (12, 40), (100, 10**5))
-    checked = 0
-    for T, D, R, P, n in grid:
-        if D > T or not eps_upper_prec(2, T, D, R, P).valid or n < P:
-            continue
+    """Spec T22 (claim thm1-thm2-bounds-consistent, via bounds_consistency): for m = 2 and admissible
+    (T, D, R, P, n), eps_lower(T, L = loss_upper_pREC, D, R, P) <= eps_upper_pREC (both forms), since p-REC's true
+    eps lies between them; and eps_upper / ((D+R+1) ln tau / P) <= 72 m^2. Power check: a garbled upper bound
+    without its m^2 (2D+2R+1) factor gives a negative gap."""
+    result = bounds_consistency(CONSISTENCY_GRID)
+    assert result.consistent and result.cases > 50 and result.smallest_gap > 0
+    for T, D, R, P, n in [(10, 0, 0, 12, 100), (10**6, 200, 5, 40, 10**5), (100, 30, 1, 12, 10**5)]:
         for form in ("paper", "tight"):
             gap = eps_bounds_gap(2, n, P, D, R, T, form=form)
             assert gap.valid and exact_sign(gap.value) >= 0, (T, D, R, P, n, form)
-        ratio = eps_upper_prec(2, T, D, R, P).value / ((D + R + 1) * sympy.log(sympy.Rational(T, R + 1)) / P)
-        assert exact_sign(72 * 4 - ratio) >= 0
-        checked += 1
-    assert checked > 50
+    assert bounds_consistency([(10, 11, 0, 12, 100), (10, 0, 0, 12, 5)]).cases == 0  # D > T, n < P: skipped
+    assert not bounds_consistency([]).consistent
     assert not eps_bounds_gap(2, 100, 11, 0, 0, 100).valid  # P < 6m
     garbled = sympy.log(10**6) / (8 * 12)
     lower = eps_lower(10**6, loss_upper_prec(2, 100, 12, 0, 10**6).value, 0, 0, 12).value

@@ -2,7 +2,8 @@
 
 Every probability is exact; the exact checker (dpcert.proofs.check) decides eps-DP of the whole recommendation
 sequence over Definition 1's adjacent patterns. Instances are the spec's admissible family (section 1.6):
-P >= 6m planted peers among the common voters, an arbitrary extra voter.
+P >= 6m planted peers among the common voters, an arbitrary extra voter (ADMISSIBLE_PAIRS, shared with the
+registered claims of dpcert.proofs.claims.online_recommendation, which decide the paper's statements on them).
 """
 
 from __future__ import annotations
@@ -34,39 +35,31 @@ from dpcert.mechanisms.online_recommendation import (
     exact_round_probabilities,
     lemma_8_chain,
     planted_instance,
-    planted_pair,
     privacy_loss_trace,
     recommendation_probabilities,
 )
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import check
+from dpcert.proofs.claims.online_recommendation.checks import (
+    ADMISSIBLE_PAIRS,
+    admissible_pair,
+    check_geometric_series,
+    check_peer_invariant,
+    prec_algorithm,
+    prec_sim_reduction,
+)
 from dpcert.proofs.exact import tightest_epsilon
 from dpcert.proofs.guarantees import PureDP
 
-# (m, T, D, R, P, other voters, hostile others, seed): admissible adjacent pairs; the extra voter is the
-# last pool voter. With D = R = 0 the peers agree, so only hostile voters make two objects pass rho.
-CASES = [
-    (2, 5, 0, 0, 12, 9, True, 0),
-    (2, 6, 2, 0, 12, 4, False, 1),
-    (2, 6, 1, 1, 12, 5, False, 2),
-    (3, 4, 1, 0, 18, 3, False, 3),
-    (2, 7, 3, 1, 13, 6, False, 4),
-    (3, 5, 0, 0, 18, 12, True, 5),
-]
-
-
-def _algorithm(m, T, D, R):
-    return PRECSim(m, T) if D == R == 0 else PREC(m, T, D, R)
+CASES = ADMISSIBLE_PAIRS  # (m, T, D, R, P, other voters, hostile others, seed); the extra voter is the last one
 
 
 @functools.cache
 def _case(index):
-    m, T, D, R, P, others, hostile, seed = CASES[index]
-    algorithm = _algorithm(m, T, D, R)
-    mechanism = planted_pair(algorithm, P=P, others=others, hostile=hostile, rng=np.random.default_rng(seed))
+    mechanism = admissible_pair(index)
     instance = mechanism.instances[0]
     extra = instance.n_voters - 1
-    return algorithm, instance, extra, mechanism.loss_trace(*mechanism.inputs())
+    return prec_algorithm(*CASES[index][:4]), instance, extra, mechanism.loss_trace(*mechanism.inputs())
 
 
 ALL = list(range(len(CASES)))
@@ -79,7 +72,9 @@ ALL = list(range(len(CASES)))
 @pytest.mark.parametrize("m, T, R", [(2, 5, 0), (3, 7, 1), (4, 12, 2)])
 def test_round_distribution_is_exact_and_matches_the_float_formula(m, T, R):
     """Spec T1 (Algorithm 1, RecommendByWeight): sum_j Pr[b_t = j] = 1 exactly, each >= gamma/m, and the
-    exact values equal the float formula gamma/m + (1-gamma) phi(x_j)/sum phi to 1e-12."""
+    exact values equal the float formula gamma/m + (1-gamma) phi(x_j)/sum phi to 1e-12. This stays a test: it checks
+    that the implementation evaluates the paper's formula as a distribution, which the paper takes for granted
+    rather than states (spec 1.5 derives the gamma/m floor)."""
     params = PRECParameters(m, T, 0, R)
     rng = np.random.default_rng(m * T)
     for counts in rng.integers(0, 9, size=(30, m)).tolist():
@@ -93,7 +88,9 @@ def test_round_distribution_is_exact_and_matches_the_float_formula(m, T, R):
 
 
 def test_objects_at_or_below_the_threshold_get_exactly_gamma_over_m():
-    """Spec T2 and A14: x_j <= 1/(2m) (including x_j = 1/(2m) exactly) gives Pr = gamma/m exactly."""
+    """Spec T2 and A14: x_j <= 1/(2m) (including x_j = 1/(2m) exactly) gives Pr = gamma/m exactly. This stays a
+    test: the non-strict threshold is the spec's reading A14 of how phi must be implemented, not a statement the
+    paper makes."""
     params = PRECParameters(2, 9)
     gamma = params.gamma
     for counts in [(3, 9), (6, 18), (0, 5), (1, 3)]:  # x_0 = 1/4 (boundary), 1/4, 0, 1/4
@@ -108,26 +105,29 @@ def test_objects_at_or_below_the_threshold_get_exactly_gamma_over_m():
 # ---------------------------------------------------------------------------------------------
 
 def test_prec_with_zero_credits_equals_prec_sim_on_every_sequence():
-    """Spec T3 (Section 8.2: "we can get back p-REC_sim by setting D = R = 0"): the same Pr[b_t | b_<t]
-    for every b, on random (also inadmissible) and adaptive instances."""
+    """Spec T3 (Section 8.2: "we can get back p-REC_sim by setting D = R = 0"; claim prec-reduces-to-sim): the same
+    exact Pr[b_t | b_<t] for every b, on random (also inadmissible) and adaptive instances."""
     rng = np.random.default_rng(7)
     instances = [planted_instance(2, 6, P=3, D=2, R=1, others=5, rng=rng),
                  planted_instance(3, 4, P=0, D=1, R=0, others=9, rng=rng), adaptive_instance(2, 6, P=12, D=1, followers=5)]
     for instance in instances:
-        voters = range(instance.n_voters)
-        sim = enumerate_transcripts(PRECSim(instance.m, instance.T), instance, voters)
-        general = enumerate_transcripts(PREC(instance.m, instance.T, 0, 0), instance, voters)
-        assert np.array_equal(sim.survivors, general.survivors)
-        assert all(a == b for a, b in zip(sim.round_probabilities.ravel(), general.round_probabilities.ravel()))
+        result = prec_sim_reduction(instance)
+        assert result.agrees and result.sequences == instance.m ** instance.T
 
 
 def test_prec_with_credits_differs_from_prec_sim():
-    """Spec T3, power check: with D = 1 the credit rule keeps voters that p-REC_sim kicks out."""
+    """Spec T3, power check of prec_sim_reduction: with D = 1 the credit rule keeps voters that p-REC_sim kicks
+    out, and the comparison names the first round where the probabilities differ."""
     instance = planted_instance(2, 5, P=4, D=2, R=0, others=3, rng=np.random.default_rng(3))
     voters = range(instance.n_voters)
     sim = enumerate_transcripts(PRECSim(2, 5), instance, voters)
     general = enumerate_transcripts(PREC(2, 5, 1, 0), instance, voters)
     assert (general.survivors > sim.survivors).any()
+    result = prec_sim_reduction(instance, D=1)
+    assert not result.agrees
+    row = sim.sequences.tolist().index(list(result.witness[0]))
+    t = result.witness[1]
+    assert sim.round_probabilities[row, t] != general.round_probabilities[row, t]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -136,31 +136,35 @@ def test_prec_with_credits_differs_from_prec_sim():
 
 @pytest.mark.parametrize("index", ALL)
 def test_peers_keep_their_credit_along_every_sequence(index):
-    """Spec T4 (proofs of Theorems 16 and 17): every peer keeps weight 1 with credit_R >= R+1 and
-    credit_D + credit_R >= D+R+1 along every b, so W_t(b) >= P and C_t(b) >= P(D+R+1)."""
+    """Spec T4 (proofs of Theorems 16 and 17; claim prec-peers-never-removed): every peer keeps weight 1 with
+    credit_R >= R+1 and credit_D + credit_R >= D+R+1 along every b, so W_t(b) >= P and C_t(b) >= P(D+R+1)."""
     algorithm, instance, extra, trace = _case(index)
-    m, T, D, R, P = CASES[index][:5]
-    peers = instance.peers(R)
-    sequences = trace.sequences
-    state = algorithm.initial_state((len(sequences), len(peers)))
-    for t in range(T):
-        credit_d, credit_r = state
-        assert np.all(algorithm.weights(state))
-        if isinstance(algorithm, PREC):
-            assert np.all(credit_r >= R + 1) and np.all(credit_d + credit_r >= D + R + 1)
-        b = sequences[:, t]
-        liked = instance.like_matrix[t, b]
-        state = algorithm.update(state, instance.votes[peers, t][None, :] == b[:, None], liked)
-    assert np.all(trace.survivors >= P) and np.all(trace.credit >= P * (D + R + 1))
+    P = CASES[index][4]
+    credit, _ = check_peer_invariant(algorithm, instance, trace)
+    assert credit.name == "peer-credit" and credit.holds, credit.evidence
+    assert np.all(trace.survivors >= P) and np.all(trace.credit >= P * (algorithm.params.D + algorithm.params.R + 1))
+
+
+def test_peer_invariant_check_catches_prec_sim_on_diverse_rounds():
+    """Power check of check_peer_invariant: p-REC_sim has no D-credit, so on a client with D_C = 2 a peer that voted
+    for the other liked object is kicked out when its object is not recommended; p-REC with D = 2 keeps it."""
+    instance = planted_instance(2, 5, P=12, D=2, R=0, others=3, rng=np.random.default_rng(3))
+    voters, extra = range(instance.n_voters - 1), instance.n_voters - 1
+    broken = check_peer_invariant(PRECSim(2, 5), instance, privacy_loss_trace(PRECSim(2, 5), instance, voters, extra))
+    assert not broken[0].holds and broken[0].worst == math.inf and broken[1].holds
+    paper = check_peer_invariant(PREC(2, 5, 2, 0), instance, privacy_loss_trace(PREC(2, 5, 2, 0), instance, voters, extra))
+    assert all(c.holds for c in paper)
 
 
 @pytest.mark.parametrize("index", ALL)
 def test_weights_never_come_back_and_survivors_shrink(index):
-    """Spec T5 (Algorithms 1-2): weights never go 0 -> 1; W_t(b) and C_t(b) are non-increasing in t."""
-    trace = _case(index)[3]
+    """Spec T5 (Algorithms 1-2; claim prec-peers-never-removed): weights never go 0 -> 1; W_t(b) and C_t(b) are
+    non-increasing in t. The direct reading of the trace agrees with check_peer_invariant."""
+    algorithm, instance, _, trace = _case(index)
     weights = trace.larger.weights
     assert not np.any(~weights[:, :-1] & weights[:, 1:])
     assert np.all(np.diff(trace.survivors, axis=1) <= 0) and np.all(np.diff(trace.credit, axis=1) <= 0)
+    assert check_peer_invariant(algorithm, instance, trace)[1].holds
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,7 +187,9 @@ def test_per_round_loss_is_at_most_three_lambda_over_survivors(index):
 @pytest.mark.parametrize("index", ALL)
 def test_leaky_rounds_shrink_the_survivors(index):
     """Spec T8/T9: Lemma 14 (D = R = 0), W_{t+1} <= (1 - 1/(3m)) W_t after a leaky round, and Lemma 19,
-    C_{t+1} <= (1 - 1/(3m(2D+2R+1))) C_t; spec T13: the number of leaky rounds obeys its corollary."""
+    C_{t+1} <= (1 - 1/(3m(2D+2R+1))) C_t (claim lemmas14-19-leaky-rounds-shrink); spec T13: the number of leaky
+    rounds obeys its corollary. T13 stays a test: the spec derives that count from Lemma 19 (section 3), the paper
+    states no such bound."""
     algorithm, instance, extra, trace = _case(index)
     m, D, R = algorithm.params.m, algorithm.params.D, algorithm.params.R
     leaky = trace.leaky[:, :-1]
@@ -199,13 +205,15 @@ def test_leaky_rounds_shrink_the_survivors(index):
 @pytest.mark.parametrize("index", ALL)
 def test_whole_sequence_loss_is_within_the_instance_bound(index):
     """Spec T10: |E(b)| <= sum over leaky rounds of 3 lambda / W_t(b) <= 9 m lambda / P (the geometric series
-    of Theorem 11, Lemma 19's version for credits)."""
+    of Theorem 11, Lemma 19's version for credits; claim thm11-17-geometric-series, via check_geometric_series)."""
     algorithm, instance, extra, trace = _case(index)
     m, D, R = algorithm.params.m, algorithm.params.D, algorithm.params.R
     P = instance.peer_count(R, frozenset(range(extra)))
     assert np.all(np.abs(trace.total_loss) <= trace.instance_bound + 1e-12)
     credit_sum = 3 * m * (2 * D + 2 * R + 1) / (P * (D + R + 1))  # Theorem 17's (16)-(17)
     assert np.all(trace.instance_bound <= 3 * trace.lam * credit_sum * (2 * D + 2 * R + 1) + 1e-12)
+    leak_sum, series = check_geometric_series(trace, P)
+    assert leak_sum.holds and series.holds and leak_sum.witness is not None and 0 < series.worst < 1
 
 
 @pytest.mark.parametrize("index", ALL)
@@ -243,7 +251,7 @@ def test_exact_checker_refutes_just_below_the_tightest_eps(index):
 
 def test_adaptive_adversary_keeps_the_bounds():
     """Spec T14: Lemmas 12/18 and Theorems 11/17 hold when likes and votes are functions of b_<t (the same
-    functions for the common voters in both executions)."""
+    functions for the common voters in both executions; claim thm17-adaptive-adversary)."""
     instance = adaptive_instance(2, 6, P=12, D=1, followers=5)
     algorithm = PREC(2, 6, 1, 0)
     trace = privacy_loss_trace(algorithm, instance, range(17), 17)
@@ -280,8 +288,9 @@ def test_without_exploration_no_finite_eps_holds():
 
 @pytest.mark.parametrize("T, P", [(3, 12), (5, 12), (4, 13)])
 def test_lemma_8_chain_exact_eps_meets_theorem_7(T, P):
-    """Spec T19 (Lemma 8, Claim 1) and Theorem 7: on the chain of 2P+1 patterns the exact tightest eps of
-    p-REC_sim satisfies max(p_A, p_B) >= (1/2) e^{-P eps}, i.e. eps >= ln(T/(2L))/P with L = T max(p_A, p_B)."""
+    """Spec T19 (Lemma 8, Claim 1) and Theorem 7 (claim thm7-lower-bound at T = 4): on the chain of 2P+1
+    patterns the exact tightest eps of p-REC_sim satisfies max(p_A, p_B) >= (1/2) e^{-P eps}, i.e.
+    eps >= ln(T/(2L))/P with L = T max(p_A, p_B)."""
     chain = lemma_8_chain(T, P, t=0)
     mechanism = PRECTranscript(PRECSim(2, T), chain.instances, chain.profiles)
     eps = tightest_epsilon(mechanism).epsilon
@@ -295,8 +304,9 @@ def test_lemma_8_chain_exact_eps_meets_theorem_7(T, P):
 
 
 def test_diversity_example_leaks_in_proportion_to_D():
-    """Section 8.1's example (behind Theorem 15): P peers voting differently in the D rounds where the
-    client likes both objects; p-REC's exact tightest eps over the 2P-step chain grows linearly in D."""
+    """Section 8.1's example (behind Theorem 15; claim sec8.1-diversity-example): P peers voting differently in
+    the D rounds where the client likes both objects; p-REC's exact tightest eps over the 2P-step chain grows
+    linearly in D."""
     T, P = 5, 12
     values = []
     for D in range(4):

@@ -2,7 +2,9 @@
 
 Statistical tests use fixed seeds and state their false-failure probability (<= 1e-6, by an exact
 binomial test or Hoeffding/Bernstein tail bounds with a union bound); each has a power check: the same test
-rejects a deliberately broken variant. The pathwise test (T16) is deterministic given the runs.
+rejects a deliberately broken variant. The pathwise test (T16) is deterministic given the runs. The deciding
+helpers (pathwise_loss_check, expected_loss_check, loss_chasing_instance) live with the registered claims
+thm10-16-greedy-loss-rounds and thm10-16-expected-loss; Theorem 6's R part is also a claim, decided exactly.
 """
 
 from __future__ import annotations
@@ -16,39 +18,16 @@ import scipy.stats
 import sympy
 
 from dpcert.accountant.online_recommendation.bounds import greedy_loss_bound, loss_upper_prec, loss_upper_sim
-from dpcert.mechanisms.online_recommendation import (
-    PREC,
-    AdaptiveInstance,
-    PRECSim,
-    PRECTranscript,
-    planted_instance,
+from dpcert.mechanisms.online_recommendation import PREC, PRECSim, PRECTranscript, planted_instance
+from dpcert.proofs.claims.online_recommendation.checks import (
+    bernstein_radius,
+    expected_loss_check,
+    loss_chasing_instance,
+    pathwise_loss_check,
+    theorem_6_random_client_loss,
 )
 
 ALPHA = 1e-6  # every statistical test's false-failure probability
-
-
-def bernstein_radius(variance: float, bound: float, delta: float) -> float:
-    """t with P(S - E S >= t) <= delta for a sum S of independent terms within `bound` of their means and total
-    variance <= `variance` (one-sided Bernstein: exp(-t^2 / (2 (variance + bound t / 3))))."""
-    log = math.log(1 / delta)
-    return bound * log / 3 + math.sqrt((bound * log / 3) ** 2 + 2 * variance * log)
-
-
-def _follower_instance(m, T, P, others, seed):
-    """Adaptive adversary: the non-peers vote for the object recommended last round if the client disliked
-    it, else for a disliked object (they chase the client's losses)."""
-    rng = np.random.default_rng(seed)
-    liked = rng.integers(0, m, size=T)
-
-    def likes(t, prefix):
-        return {int(liked[t])}
-
-    def votes(t, prefix):
-        bait = (int(liked[t]) + 1 + (len(prefix) and prefix[-1])) % m
-        bait = bait if bait != liked[t] else (bait + 1) % m
-        return [int(liked[t])] * P + [bait] * others
-
-    return AdaptiveInstance(m, T, P + others, votes, likes)
 
 
 class _NoKickSim(PRECSim):
@@ -70,15 +49,22 @@ def test_greedy_loss_rounds_obey_the_pathwise_bound(m, T, R, hostile, adaptive):
     drops below (R+1)P."""
     P, others = 6 * m, 60
     if adaptive:
-        instance = _follower_instance(m, T, P, others, seed=5)
+        instance = loss_chasing_instance(m, T, P=P, others=others, seed=5)
     else:
         instance = planted_instance(m, T, P=P, R=R, others=others, hostile=hostile, rng=np.random.default_rng(m + R))
     algorithm = PRECSim(m, T) if R == 0 else PREC(m, T, 0, R)
-    runs = algorithm.simulate(instance, 300, np.random.default_rng(11))
-    bound = float(greedy_loss_bound(m, P + others, P, R=R).value)
-    assert runs.greedy_losses.max() <= bound
-    assert runs.r_credit.min() >= (R + 1) * P
-    assert runs.losses.any()  # the adversary does cause losses
+    result = pathwise_loss_check(algorithm, instance, P=P, runs=300, seed=11)
+    assert float(result.bound) == float(greedy_loss_bound(m, P + others, P, R=R).value)
+    assert result.holds and result.worst <= float(result.bound) and result.r_credit_min >= (R + 1) * P
+    assert result.losses > 0  # the adversary does cause losses
+
+
+def test_pathwise_check_catches_a_recommender_that_never_kicks_out():
+    """Power check of pathwise_loss_check: p-REC_sim with UpdateWeight disabled keeps following the hostile
+    majority, so its greedy loss rounds exceed the bound."""
+    instance = planted_instance(2, 120, P=12, others=60, hostile=True, rng=np.random.default_rng(2))
+    assert not pathwise_loss_check(_NoKickSim(2, 120), instance, P=12, runs=50, seed=11).holds
+    assert pathwise_loss_check(PRECSim(2, 120), instance, P=12, runs=50, seed=11).holds
 
 
 # ---------------------------------------------------------------------------------------------
@@ -86,13 +72,15 @@ def test_greedy_loss_rounds_obey_the_pathwise_bound(m, T, R, hostile, adaptive):
 # ---------------------------------------------------------------------------------------------
 
 def _expected_loss_test(algorithm, instance, bound, runs, seed) -> bool:
-    """One-sided: mean loss <= bound + t. Under Theorem 10/16 (loss <= greedy bound + #{Z_t = 1} pathwise,
-    #{Z_t = 1} ~ Binomial(T, gamma) independently per run) the mean exceeds bound + t only if the total of
-    runs * T Bernoulli(gamma) draws exceeds its mean by runs * t: probability <= ALPHA by Bernstein."""
-    result = algorithm.simulate(instance, runs, np.random.default_rng(seed))
-    gamma, T = float(algorithm.params.gamma), algorithm.params.T
-    t = bernstein_radius(runs * T * gamma * (1 - gamma), 1.0, ALPHA) / runs
-    return result.total_loss.mean() <= bound + t
+    """One-sided Bernstein test of mean loss <= bound at level ALPHA (see expected_loss_check)."""
+    return expected_loss_check(algorithm, instance, bound, runs=runs, seed=seed, alpha=ALPHA).passes
+
+
+def test_bernstein_radius_is_exact_at_its_tail():
+    """bernstein_radius solves exp(-t^2 / (2 (v + b t / 3))) = delta for t (the one-sided Bernstein bound)."""
+    for variance, bound, delta in ((10.0, 1.0, 1e-6), (0.0, 2.0, 0.01), (1e4, 1.0, 0.5)):
+        t = bernstein_radius(variance, bound, delta)
+        assert math.isclose(math.exp(-t * t / (2 * (variance + bound * t / 3))), delta, rel_tol=1e-9)
 
 
 @pytest.mark.statistical
@@ -135,7 +123,9 @@ def _uniform_rounds_consistent(algorithm, gamma, instance, runs, seed) -> bool:
 @pytest.mark.statistical
 def test_uniform_rounds_have_mean_gamma_t():
     """Spec T18 (Theorems 10/16 proofs): E[#{Z_t = 1}] = gamma T with gamma = m(R+1)/(3T-R-1); exact binomial
-    test, false-failure probability <= 1e-6. Power check: a variant drawing Z_t with 2 gamma is rejected."""
+    test, false-failure probability <= 1e-6. Power check: a variant drawing Z_t with 2 gamma is rejected. This
+    stays a test: that the simulator draws Z_t ~ Bernoulli(gamma) is a property of the implementation; the paper's
+    statement about it, gamma T <= m(R+1)/2 for T >= R+1, is S9 of the registered claim proof-steps-closed-forms."""
     m, T, R = 2, 40, 3
     instance = planted_instance(m, T, P=12, R=R, others=10, rng=np.random.default_rng(0))
     gamma = sympy.Rational(m * (R + 1), 3 * T - R - 1)
@@ -175,7 +165,8 @@ def _first_rounds_loss_matches(m, R, liked, seed) -> bool:
 def test_theorem_6_random_client_forces_loss_in_the_first_r_rounds():
     """Spec T21 (Theorem 6's R part): against a client liking a uniform random object in each of the first R
     rounds, every algorithm, p-REC_sim included, loses (1 - 1/m) R in expectation there; false-failure
-    probability <= 1e-6. Power check: with the client's likes fixed (object 0) the same test fails."""
+    probability <= 1e-6. Power check: with the client's likes fixed (object 0) the same test fails. The claim
+    thm6-random-client-loss decides the same statement exactly; this test checks the simulator against it."""
     m, R, T, runs = 3, 20, 24, 2000
     rng = np.random.default_rng(9)
     random_client = np.hstack([rng.integers(0, m, size=(runs, R)), np.zeros((runs, T - R), dtype=np.int64)])
@@ -210,3 +201,14 @@ def test_simulator_samples_the_exact_transcript_distribution():
     for profile in mechanism.inputs():
         assert _frequencies_match(mechanism, profile, mechanism.pmf(profile), 20000, seed=12)
     assert not _frequencies_match(mechanism, mechanism.inputs()[1], broken.pmf(broken.inputs()[1]), 20000, seed=12)
+
+
+def test_theorem_6_random_client_exact_mean():
+    """Theorem 6's R part, exactly (theorem_6_random_client_loss): over all m^R clients of the construction the
+    mean expected loss in the first R rounds is (1 - 1/m) R, and the worst client loses at least that. Reference
+    value: the theorem's (1 - 1/m) R, exact (no tolerance)."""
+    result = theorem_6_random_client_loss(PRECSim(2, 4), 2, P=6)
+    assert result.clients == 4 and result.mean == result.target == 1
+    assert result.worst >= result.target and len(result.worst_client) == 2
+    no_rounds = theorem_6_random_client_loss(PRECSim(3, 3), 0, P=6)
+    assert no_rounds.mean == 0 and no_rounds.clients == 1

@@ -4,6 +4,9 @@ the audit only sees its outputs, and its eps lower bound is compared with the ex
 The audit's confidence is 1 - 1e-6, so a correct claim is flagged with probability <= 1e-6 (fixed seeds); the
 power checks are p-REC_sim without its uniform rounds (gamma = 0, not private for any eps) and a claim of half
 the exact eps.
+
+These stay tests: they check the black-box audit tool on p-REC, not a statement of the paper (Theorem 11 itself
+is the registered claim thm11-prec-sim-privacy, decided by the exact checker, which T15's spec note prefers).
 """
 
 from __future__ import annotations

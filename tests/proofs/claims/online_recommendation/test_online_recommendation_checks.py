@@ -1,6 +1,7 @@
 """The checks behind p-REC's claims (001_8845c8f909738498.txt, dpcert.proofs.claims.online_recommendation.checks):
-the privacy lemmas on exact traces (and a broken variant they catch), the witnesses for the paper's slips
-(spec section 6, A2 and A7), and the proofs' closed-form steps (spec S1-S12).
+the privacy lemmas and the geometric series on exact traces (and a broken variant they catch), the shared
+admissible pairs, the witnesses for the paper's slips (spec section 6, A2 and A7), the proofs' closed-form steps
+(spec S1-S12), and bad input for every public check.
 """
 
 from __future__ import annotations
@@ -11,12 +12,27 @@ import numpy as np
 import pytest
 import sympy
 
+from conftest import assert_rejects
+
 from dpcert.accountant.online_recommendation.bounds import uniform_round_loss
 from dpcert.mechanisms.online_recommendation import PREC, Instance, PRECSim, planted_pair, privacy_loss_trace
 from dpcert.proofs.claims.online_recommendation.checks import (
+    ADAPTIVE_PEERS,
+    ADMISSIBLE_PAIRS,
+    adaptive_pair,
+    admissible_pair,
+    bernstein_radius,
+    bounds_consistency,
+    check_geometric_series,
+    check_peer_invariant,
     check_privacy_lemmas,
+    expected_loss_check,
     lemma_4_equivalence_witness,
+    loss_chasing_instance,
     online_recommendation_facts,
+    pathwise_loss_check,
+    prec_sim_reduction,
+    theorem_6_random_client_loss,
     uniform_rounds_order_witness,
 )
 
@@ -80,3 +96,71 @@ def test_closed_form_steps_hold_for_every_parameter_value():
     undecided = [f.statement for f in facts if f.holds is not True]
     assert not undecided
     assert all(f.source.startswith("001_8845c8f909738498.txt, ") for f in facts)
+
+
+class _NoKickSim(PRECSim):
+    """Broken p-REC_sim whose UpdateWeight does nothing (no voter is ever kicked out)."""
+
+    def update(self, state, voted, liked):
+        return state
+
+
+def test_geometric_series_check_can_fail():
+    """Power check of check_geometric_series (Theorem 11's proof, spec T10), on 12 peers voting 0 and 5 voters
+    voting 1, the last of them the extra voter (x_1 = 4/16 = rho on U', 5/17 on U): with gamma = 10^-6 the
+    crossing round leaks more than 3 lambda/W, breaking step (15); without kick-outs every one of T = 10 rounds
+    leaks at W = 17, and 10 * 3 lambda/17 exceeds 9 m lambda/P = 3 lambda/2, breaking (16)-(17). The paper's
+    p-REC_sim passes both."""
+    votes = [[0] * 10] * 12 + [[1] * 10] * 5
+    instance = Instance(2, [{0}] * 10, np.array(votes))
+    broken_gamma = privacy_loss_trace(PRECSim(2, 10, gamma=sympy.Rational(1, 10**6)), instance, range(16), 16)
+    leak_sum, _ = check_geometric_series(broken_gamma, 12)
+    assert not leak_sum.holds and leak_sum.source.endswith("Theorem 11 (proof)")
+    _, series = check_geometric_series(privacy_loss_trace(_NoKickSim(2, 10), instance, range(16), 16), 12)
+    assert not series.holds and series.worst > 1
+    paper = check_geometric_series(privacy_loss_trace(PRECSim(2, 10), instance, range(16), 16), 12)
+    assert all(c.holds and c.witness is not None for c in paper)
+
+
+def test_shared_pairs_are_admissible():
+    """Spec 1.6: every pair of ADMISSIBLE_PAIRS has >= 6m peers among the common voters and D_C <= D; the adaptive
+    pair has ADAPTIVE_PEERS = 12 = 6m peers and one extra voter."""
+    for index, (m, _, D, _, P, *_rest) in enumerate(ADMISSIBLE_PAIRS):
+        mechanism = admissible_pair(index)
+        assert mechanism.min_peers() >= max(P, 6 * m) and mechanism.max_diversity() <= D
+    small, large = adaptive_pair().inputs()
+    assert len(large.voters) - len(small.voters) in (1, -1) and ADAPTIVE_PEERS == 6 * 2
+
+
+def _trace():
+    return privacy_loss_trace(PRECSim(2, 3), Instance(2, [{0}] * 3, [[0] * 3] * 3), [0, 1], 2)
+
+
+BAD_CALLS = [
+    (lambda: admissible_pair(len(ADMISSIBLE_PAIRS)), "index"),
+    (lambda: check_geometric_series("trace", 12), "trace"),
+    (lambda: check_geometric_series(_trace(), 4), "P"),
+    (lambda: check_peer_invariant("p-rec", Instance(2, [{0}] * 3, [[0] * 3] * 3), _trace()), "algorithm"),
+    (lambda: check_peer_invariant(PRECSim(2, 3), "instance", _trace()), "instance"),
+    (lambda: check_peer_invariant(PRECSim(2, 3), Instance(2, [{0}] * 3, [[0] * 3] * 3), None), "trace"),
+    (lambda: check_peer_invariant(PREC(2, 3, 1, 0), Instance(2, [{0}] * 3, [[0] * 3] * 3), _trace()), "algorithm"),
+    (lambda: prec_sim_reduction([[0]]), "instance"),
+    (lambda: prec_sim_reduction(Instance(2, [{0}] * 3, [[0] * 3]), D=-1), "D"),
+    (lambda: loss_chasing_instance(1, 5, P=2, others=1, seed=0), "m"),
+    (lambda: loss_chasing_instance(2, 5, P=2, others=-1, seed=0), "others"),
+    (lambda: pathwise_loss_check(PRECSim(2, 3), Instance(2, [{0}] * 3, [[0] * 3]), P=2, runs=5, seed=0), "P"),
+    (lambda: pathwise_loss_check(PRECSim(2, 3), Instance(2, [{0}] * 3, [[0] * 3]), P=1, runs=5, seed=-1), "seed"),
+    (lambda: expected_loss_check("p-rec", Instance(2, [{0}] * 3, [[0] * 3]), 1, runs=5, seed=0), "algorithm"),
+    (lambda: expected_loss_check(PRECSim(2, 3), Instance(2, [{0}] * 3, [[0] * 3]), 1, runs=5, seed=0, alpha=1),
+     "alpha"),
+    (lambda: bernstein_radius(1.0, 1.0, 0.0), "delta"),
+    (lambda: theorem_6_random_client_loss(PRECSim(2, 3), 4, P=2), "R"),
+    (lambda: theorem_6_random_client_loss(PRECSim(2, 3), 1, P=0), "P"),
+    (lambda: bounds_consistency([(10, 0, 0, 12, "many")]), "n"),
+]
+
+
+@pytest.mark.parametrize("call, parameter", BAD_CALLS, ids=[f"{i}-{p}" for i, (_, p) in enumerate(BAD_CALLS)])
+def test_bad_input_names_the_parameter(call, parameter):
+    """DESIGN (bad input): every public check raises InvalidParameterError naming the parameter."""
+    assert_rejects(call, parameter)
