@@ -8,6 +8,8 @@ from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import Claim, cited_in, computed_claim
 from dpcert.proofs.claims.privact.gentree_checks import (
     gentree_chain,
+    loss_against_relative_utility,
+    loss_within_theorem_6,
     result_1_printed,
     table_1_densities,
     table_2_eps_2_range,
@@ -78,6 +80,12 @@ CLAIMS: tuple[Claim, ...] = (
                    result_1_printed),
     computed_claim("privact-sec6-eps2-range", _source("Section 6; Table 2"),
                    "the utility loss is approximately 1.14-3.29% on average for eps = 2", _C, table_2_eps_2_range),
+    computed_claim("privact-sec6-loss-vs-relative-utility", _source("Section 6; Table 2"),
+                   "the higher the relative utility, the lower the empirical utility loss", _C,
+                   loss_against_relative_utility),
+    computed_claim("privact-sec6-within-theorem6", _source("Section 6; Table 2, Theorem 6"),
+                   "the empirical utility loss is within the theoretical bounds implied by Theorem 6", _C,
+                   loss_within_theorem_6),
     computed_claim("thm3-ideal-clustering", _source("Theorem 3"),
                    "the Q_D-optimal tree has the ideal clustering property theta(child) <= theta(parent)", _C,
                    theorem_3),
