@@ -1,4 +1,4 @@
-"""Machinery behind four claims of the price-of-privacy paper: Lemma 30, spec errors E11, E12 and E13.
+"""Machinery behind claims of the price-of-privacy paper that take more than a formula.
 
 - Lemma 30 (Appendix D): ``H(P^0) - H(P^T) >= D(p || p^0)`` for the law p of any function F of
   Z in {0,1}^N, with P^0 uniform. Why it holds: since P^0 is uniform, ``H(P^0) - H(P^T) =
@@ -11,20 +11,31 @@
   feasible set ``p_x D in [e^-eps, e^eps]`` for eps >= ln 2 by vertex enumeration.
 - E13 (the eps^2 rate): :func:`ldp_information_quadratic_steps` checks the Bhatia-Davis step behind
   ``I(X; Y) <= 2 (cosh eps - 1)`` nats for every eps-LDP channel, and the w = 1 form of Theorem 14.
+- Lemma 25 (= Lemma 18): :func:`lemma_25_sides` gives, for one channel and arbitrary laws of Z and I,
+  both sides ``KL(P_{Z|S=s} || P_Z)`` and ``RHS_s`` exactly for every sketch value s.
+- Theorem 14's box (18): :func:`theorem_14_box_vertex_maximum` maximises the main term over the
+  vertices p^A of the box (Lemma 28), which is its maximum over the whole box since it is convex.
+- Appendix B: :func:`pair_sketch_joint_probability` computes ``P[S_u = 1, P_u = {i, j}]`` of
+  Pairwise-Preference from the sketch's pmf, by enumerating one user's data.
+- Section 4.2: :func:`membership_yes_probability` computes the chance that a user answers yes to the
+  random query "is (I, Z) = (i, b)?", from :class:`MembershipQuery`'s pmf.
 
-References: 000_0c6e7fdc3fd68303.txt, Lemma 28, Lemma 30, Theorem 14, Section 5; spec section 9, E11-E13.
+References: 000_0c6e7fdc3fd68303.txt, Lemma 25, Lemma 28, Lemma 30, Theorem 14, Section 4.2, Section 5,
+Appendix B; spec section 9, E8, E11-E13.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from fractions import Fraction
 
 import sympy
 
-from dpcert.accountant.price_of_privacy import records
+from dpcert.accountant.price_of_privacy import lemma_25_rhs, records, theorem_14_main_term
 from dpcert.mechanisms.mp_contexts import real_context
+from dpcert.mechanisms.price_of_privacy import MembershipQuery, PairwisePreferenceSketch, enumerate_user_data
 
 _MP50 = real_context(170)
 """50 digits in a private mpmath context."""
@@ -176,3 +187,81 @@ def vector_facts(N: int, w: int) -> bool:
     gram = [[sum(a * b for a, b in zip(v[l], v[m])) for m in range(N)] for l in range(N)]
     return (all(sum(row) == 0 for row in v) and all(gram[l][m] == 0 for l in range(N) for m in range(N) if l != m)
             and all(gram[l][l] * N == w * D for l in range(N)))
+
+
+def lemma_25_sides(channel: list[list[Fraction]], z_law: list[Fraction], i_law: list[Fraction], N: int,
+                   w: int) -> list[tuple[int, dict, sympy.Expr, sympy.Expr]]:
+    """(s, posterior p_s, KL(P_{Z|S=s} || P_Z), Lemma 25's RHS_s) for every s with P(S = s) > 0, exact, nats.
+
+    Z has the law ``z_law`` on {0,1}^N (``itertools.product`` order, every entry positive), I the law
+    ``i_law`` on the w-subsets (``itertools.combinations`` order), independent of Z, and S ~
+    ``channel`` (rows in :func:`records` order) given (I, Z_I). The joint is
+    ``P(z, s) = sum_i P(i) P(z) P(s | i, z_i)``; the posterior of the record is
+    ``p_s(i, a) = P(i) P(Z_i = a) P(s | i, a) / P(s)``.
+    """
+    z_space = list(itertools.product((0, 1), repeat=N))
+    subsets = list(itertools.combinations(range(N), w))
+    index = {r: j for j, r in enumerate(records(N, w))}
+    sides = []
+    for s in range(len(channel[0])):
+        joint = [sum(i_law[a] * z_law[j] * channel[index[(i, tuple(z[t] for t in i))]][s]
+                     for a, i in enumerate(subsets)) for j, z in enumerate(z_space)]
+        ps = sum(joint)
+        if ps == 0:
+            continue
+        posterior = {}
+        for a, i in enumerate(subsets):
+            for labels in itertools.product((0, 1), repeat=w):
+                mass = sum(z_law[j] for j, z in enumerate(z_space) if tuple(z[t] for t in i) == labels)
+                posterior[(i, labels)] = i_law[a] * mass * channel[index[(i, labels)]][s] / ps
+        kl = sympy.Add(*(sympy.Rational(p / ps) * sympy.log(sympy.Rational(p / ps / z_law[j]))
+                         for j, p in enumerate(joint) if p))
+        sides.append((s, posterior, kl, lemma_25_rhs(posterior, z_law)))
+    return sides
+
+
+def theorem_14_box_vertex_maximum(N: int, w: int, eps_prime: Fraction) -> Fraction:
+    """max of sum_l (pi_l0 - pi_l1)^2 over the vertices p^A of {sum p = 1, p_x D in [1 - eps', 1 + eps']}, exactly.
+
+    p^A puts (1 + eps')/D on the D/2 records of A and (1 - eps')/D on the others (Lemma 28: these are
+    all the vertices). The main term is convex in p, so this is its maximum over the whole box.
+    """
+    D = len(records(N, w))
+    lo, hi = (1 - eps_prime) / D, (1 + eps_prime) / D
+    best = Fraction(0)
+    for A in itertools.combinations(range(D), D // 2):
+        chosen = set(A)
+        value = theorem_14_main_term([hi if x in chosen else lo for x in range(D)], N, w)
+        best = max(best, Fraction(int(value.p), int(value.q)))
+    return best
+
+
+def pair_sketch_joint_probability(N: int, w: int, eps: sympy.Expr, rates: tuple[Fraction, ...]) -> sympy.Expr:
+    """P[S_u = 1, P_u = {0, 1}] for Pairwise-Preference (rule (a)) by enumerating one user's data, exactly.
+
+    P_u is a uniform unordered pair of [N] (Fig. 1, "at random"), W_u a uniform w-subset and item i rated
+    1 with probability ``rates[i]``, independently; P[S_u = 1 | P_u = {0, 1}, x] is the sketch's pmf.
+    """
+    sketch = PairwisePreferenceSketch(N, w, eps, pair=(0, 1))
+    total = sympy.Integer(0)
+    for items, ratings in enumerate_user_data(N, w):
+        weight = sympy.Rational(1, math.comb(N, w))
+        for item, rating in zip(items, ratings):
+            weight *= rates[item] if rating else 1 - rates[item]
+        total += weight * sketch.pmf((items, ratings))[1]
+    return sympy.simplify(total / math.comb(N, 2))
+
+
+def membership_yes_probability(z: tuple[int, ...], item: int) -> Fraction:
+    """P(a user answers yes to "is (I, Z) = (item, b)?"), b a fair coin, I uniform, for the clustering z.
+
+    Each user holds one uniform item I and its bit z(I) (w = 1); the answer is
+    :class:`MembershipQuery` with A = {(item, b)}, averaged over b and I.
+    """
+    N = len(z)
+    total = Fraction(0)
+    for b in (0, 1):
+        query = MembershipQuery(N, A=((item, b),))
+        for i in range(N):
+            total += Fraction(int(query.pmf(((i,), (z[i],))).get(1, 0)), 2 * N)
+    return total

@@ -10,6 +10,7 @@ statement is about every channel, and refuted with a reproducible witness where 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from fractions import Fraction
 
@@ -31,13 +32,24 @@ from dpcert.accountant.price_of_privacy import (
 )
 from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.parameters import exact_sign
-from dpcert.mechanisms.price_of_privacy.analysis import eps_hat, maxsense_delta, maxsense_expected_scores
+from dpcert.mechanisms.price_of_privacy.analysis import (
+    eps_hat,
+    maxsense_delta,
+    maxsense_expected_scores,
+    multimaxsense_queries,
+    multimaxsense_rate_factor,
+    pairwise_pair_probability,
+)
 from dpcert.mechanisms.price_of_privacy.sketch_dependence import multi_maxsense_sketch_law, sketch_dependence
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claims.price_of_privacy.checks import (
     LEMMA_30_TOLERANCE,
     ldp_information_quadratic_steps,
+    lemma_25_sides,
     lemma_30_cases,
+    membership_yes_probability,
+    pair_sketch_joint_probability,
+    theorem_14_box_vertex_maximum,
     theorem_14_symbolic_steps,
     theorem_14_true_box_maximum,
     vector_facts,
@@ -469,3 +481,122 @@ def privacy_tradeoff_rate() -> tuple[Verdict, str]:
                 "Bhatia-Davis bound on a likelihood ratio in [e^-eps, e^eps]; sympy), so Lemma 6's eps and the 1/eps of "
                 "Theorem 7 are loose. MaxSense's 1/eps_hat^2 = O(1/eps^2) has the optimal eps-order for eps <= 1; the "
                 "1/eps trade-off holds only for eps >= 1 (Multi-MaxSense, Q = ceil(eps); spec E3, E13)")
+
+
+def _random_law(rng: random.Random, size: int) -> list[Fraction]:
+    weights = [rng.randint(1, 9) for _ in range(size)]
+    return [Fraction(v, sum(weights)) for v in weights]
+
+
+def lemma_25_per_sketch() -> tuple[Verdict, str]:
+    """KL(P_{Z|S=s} || P_Z) <= RHS_s (nats) for random channels and random laws of Z and of I, exactly."""
+    cases = values = 0
+    worst = 0.0
+    for (N, w), seed in itertools.product(((2, 1), (3, 1), (3, 2)), _SEEDS):
+        rng = random.Random(2500 + seed)
+        if seed % 2:  # a product law of Z: independent labels with random biases
+            biases = [Fraction(rng.randint(1, 9), 10) for _ in range(N)]
+            z_law = [math.prod((b if bit else 1 - b for b, bit in zip(biases, z)), start=Fraction(1))
+                     for z in itertools.product((0, 1), repeat=N)]
+        else:
+            z_law = _random_law(rng, 2**N)
+        i_law = _random_law(rng, len(list(itertools.combinations(range(N), w))))
+        channel = [_random_law(rng, 3) for _ in records(N, w)]
+        for s, _, kl, rhs in lemma_25_sides(channel, z_law, i_law, N, w):
+            if exact_sign(rhs - kl) < 0:
+                return _R, f"witness N = {N}, w = {w}, seed {2500 + seed}, s = {s}: KL = {kl} > RHS_s = {rhs}"
+            worst = max(worst, float(kl) / float(rhs)) if rhs else worst
+            values += 1
+        cases += 1
+    return _C, (f"KL(P_Z|S=s || P_Z) <= RHS_s in nats, exactly, for all {values} sketch values of {cases} random "
+                "3-output channels at (N, w) in [(2, 1), (3, 1), (3, 2)] (seeds 2500-2503), with random laws of I and "
+                f"random laws of Z, non-product (even seeds) and product (odd seeds); largest KL/RHS {worst:.3f}")
+
+
+def theorem_14_box() -> tuple[Verdict, str]:
+    """The core step of Theorem 14: the main term over the box (18) is at most 2 eps'^2 w/N."""
+    worst = 0.0
+    sizes = ((3, 1), (4, 1), (5, 1), (3, 2))
+    for (N, w), eps_prime in itertools.product(sizes, (Fraction(1, 5), Fraction(1, 2), Fraction(9, 10))):
+        maximum = theorem_14_box_vertex_maximum(N, w, eps_prime)
+        bound = 2 * eps_prime**2 * Fraction(w, N)
+        if maximum > bound:
+            return _R, f"witness N = {N}, w = {w}, eps' = {eps_prime}: max main term {maximum} > 2 eps'^2 w/N = {bound}"
+        worst = max(worst, float(maximum / bound))
+    return _C, ("max over the box {sum p = 1, p_x D in [1 - eps', 1 + eps']} of sum_l (pi_l0 - pi_l1)^2 is at most "
+                f"2 eps'^2 w/N at (N, w) in {list(sizes)}, eps' in {{1/5, 1/2, 9/10}}: exact maximum over every vertex "
+                "p^A, |A| = D/2 (all the vertices, Lemma 28; the term is convex, so a vertex attains the maximum); "
+                f"largest maximum/bound {worst:.3f}")
+
+
+def lemma_12_o_bound() -> tuple[Verdict, str]:
+    """|R(N, w) - (1 - w^2/N)| <= w^4/N^2 wherever w^2 <= N, exactly."""
+    count, worst = 0, sympy.Integer(0)
+    for N in range(2, 401):
+        w = 1
+        while w * w <= N:
+            difference = abs(binomial_ratio(N, w) - (1 - sympy.Rational(w * w, N)))
+            bound = sympy.Rational(w**4, N**2)
+            if difference > bound:
+                return _R, f"witness N = {N}, w = {w}: |R - (1 - w^2/N)| = {difference} > w^4/N^2 = {bound}"
+            worst = max(worst, difference / bound)
+            count, w = count + 1, w + 1
+    return _C, (f"|C(N-w,w)/C(N,w) - (1 - w^2/N)| <= w^4/N^2 (constant 1) exactly for all {count} (N, w) with "
+                f"2 <= N <= 400 and w^2 <= N; largest ratio {float(worst):.3f}. The Theta lower bound is refuted "
+                "separately (lemma12-theta)")
+
+
+def appendix_b_pair_law() -> tuple[Verdict, str]:
+    """Spec E8: the printed P[S_u = 1, P_u = {i, j}] = b'_ij/(N(N-1)) against the enumerated sketch."""
+    N, w, eps = 4, 2, sympy.log(3)
+    rates = (Fraction(1, 3), Fraction(3, 4), Fraction(1, 2), Fraction(1, 2))
+    t = sympy.exp(eps)
+    b_ij = rates[0] * rates[1] + (1 - rates[0]) * (1 - rates[1])
+    b_prime = 1 / (t + 1) + (t - 1) / (t + 1) * sympy.Rational(w * (w - 1), N * (N - 1)) * b_ij
+    printed = sympy.simplify(b_prime / (N * (N - 1)))
+    exact = pair_sketch_joint_probability(N, w, eps, rates)
+    formula = pairwise_pair_probability((1,), ((rates[0], rates[1]),), 0, 1, N, w, eps)
+    if sympy.simplify(formula - exact) != 0:
+        return _U, f"the closed form {formula} differs from the enumeration {exact}"
+    if sympy.simplify(exact - printed) == 0:
+        return _C, f"P[S_u = 1, P_u = {{0, 1}}] = {exact} = b'_ij/(N(N-1)) at N = 4, w = 2, eps = ln 3"
+    return _R, (f"witness N = 4, w = 2, eps = ln 3, one user cluster, P(rating 1) = (1/3, 3/4, 1/2, 1/2), pair {{0, 1}}: "
+                f"enumerating the sketch's pmf over the 24 user data with P_u a uniform pair gives "
+                f"P[S_u = 1, P_u = {{0, 1}}] = {exact} = {sympy.simplify(exact / printed)} b'_ij/(N(N-1)), not the printed "
+                f"b'_ij/(N(N-1)) = {printed}; P(P_u = {{i, j}}) is 2/(N(N-1)) for an unordered pair (the printed laws of "
+                "(S_u, P_u) sum to C(N, 2)/(N(N-1)) = 1/2 over all outcomes), so A_hat_ij ~ Binomial(U, 2 b'_ij/(N(N-1))) "
+                "(spec E8); the factor w(w-1)/(N(N-1)) b_ij of rule (a) is exact")
+
+
+def membership_scheme_users() -> tuple[Verdict, str]:
+    """Section 4.2: the adaptive query "is (I, Z) = (i, b)?" needs 2N^2 users on average."""
+    checked = 0
+    for N in (2, 3, 4):
+        for z in itertools.product((0, 1), repeat=N):
+            for item in range(N):
+                probability = membership_yes_probability(z, item)
+                if probability != Fraction(1, 2 * N):
+                    return _R, f"witness N = {N}, Z = {z}, item {item}: P(yes) = {probability}, not 1/(2N)"
+                checked += 1
+    return _C, (f"P(yes) = 1/(2N) exactly in all {checked} cases (N = 2..4, every clustering Z, every queried item; "
+                "MembershipQuery's pmf averaged over I and the fair coin b), whatever was learned before; so the "
+                "waiting time for each of the N bits is Geometric(1/(2N)) with mean 2N, and the N bits take 2N^2 "
+                "users on average (the paper's 'average time between two successful queries is 2N')")
+
+
+def theorem_16_rate() -> tuple[Verdict, str]:
+    """Theorem 16 for eps >= 1: Q eps_hat(eps/Q)^2 >= eps (2 tanh(1/4))^2, i.e. the users scale as 1/eps."""
+    floor = eps_hat(sympy.Rational(1, 2))  # 2 tanh(1/4)
+    grid = [sympy.Integer(1), sympy.Rational(101, 100), sympy.Rational(3, 2), sympy.Integer(2), sympy.Rational(201, 100),
+            sympy.Rational(7, 2), sympy.Integer(10), sympy.Rational(1001, 100), sympy.Rational(41, 4), sympy.Integer(100)]
+    for eps in grid:
+        Q = multimaxsense_queries(eps)
+        if 2 * eps <= Q:
+            return _R, f"witness eps = {eps}: eps/ceil(eps) = {eps / Q} <= 1/2"
+        if exact_sign(eps_hat(eps / Q) - floor) <= 0 or exact_sign(multimaxsense_rate_factor(eps) - eps * floor**2) < 0:
+            return _R, f"witness eps = {eps}: Q eps_hat(eps/Q)^2 = {multimaxsense_rate_factor(eps)} < eps (2 tanh(1/4))^2"
+    return _C, ("for eps >= 1, Q = ceil(eps) < eps + 1 <= 2 eps, so eps/Q > 1/2 and eps_hat(eps/Q) > eps_hat(1/2) = "
+                f"2 tanh(1/4) = {float(floor):.4f} (eps_hat increases); with Q >= eps the rate factor Q eps_hat(eps/Q)^2 "
+                f"exceeds eps (2 tanh(1/4))^2 = {float(floor**2):.4f} eps, the 1/eps rate; checked exactly at eps in "
+                f"{{{', '.join(str(e) for e in grid)}}}. The printed constant 2(e-1)/(e+2) is refuted separately "
+                "(thm16-eps-hat-bound)")

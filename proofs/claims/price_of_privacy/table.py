@@ -10,7 +10,13 @@ from dpcert.proofs.claim import Claim, cited_in, computed_claim, mechanism_claim
 from dpcert.proofs.guarantees import PureDP
 from dpcert.proofs.claims.price_of_privacy.deciders import (
     appendix_a_chernoff,
+    appendix_b_pair_law,
+    lemma_12_o_bound,
     lemma_12_sandwich_checked,
+    lemma_25_per_sketch,
+    membership_scheme_users,
+    theorem_14_box,
+    theorem_16_rate,
     lemma_11,
     lemma_12_theta,
     lemma_28_vertices,
@@ -130,4 +136,27 @@ _BOUND_CLAIMS: tuple[Claim, ...] = (
                    "1/eps_hat^2 misses", _R, privacy_tradeoff_rate, method="symbolic"),
 )
 
-CLAIMS: tuple[Claim, ...] = _SKETCH_CLAIMS + _BOUND_CLAIMS
+_SPEC_CHECKLIST_CLAIMS: tuple[Claim, ...] = (
+    computed_claim("lemma25-per-sketch-kl", _source("Lemma 25 (= Lemma 18, Appendix C)"),
+                   "KL(P_{Z|S=s} || P_Z) <= sum p_s(i,a) p_s(i',a') [1{a ≡ a'} P(Z_{i∪i'} = a∪a') / "
+                   "(P(Z_i=a) P(Z_i'=a')) - 1] for every sketch value s, any law of Z and any law of I independent "
+                   "of Z (nats)", _C,
+                   lemma_25_per_sketch),
+    computed_claim("thm14-box-main-term", _source("Theorem 14 (proof, box (18)), Lemma 28"),
+                   "for every posterior p in the box (18), sum p = 1 and p_x D in [1 - eps', 1 + eps'], "
+                   "sum_l (pi_l0 - pi_l1)^2 <= 2 eps'^2 w/N", _C, theorem_14_box),
+    computed_claim("lemma12-o-bound", _source("Lemma 12"),
+                   "C(N-w,w)/C(N,w) = 1 - w^2/N + O(w^4/N^2) for w = o(sqrt N) "
+                   "(checked with constant 1 where w^2 <= N)", _C, lemma_12_o_bound),
+    computed_claim("appendix-b-pair-count-law", _source("Appendix B (Theorem 24)"),
+                   "P[S_u = 1, P_u = {i, j}] = b'_ij/(N(N-1)), so A_hat_ij ~ Binomial(U, b'_ij/(N(N-1)))", _R,
+                   appendix_b_pair_law),
+    computed_claim("one-bit-adaptive-2n2-users", _source("Section 4.2 (after Theorem 10)"),
+                   "the adaptive query 'is (I_u, Z_u) = (i, b)?' succeeds once every 2N users on average, so learning "
+                   "the N bits takes 2N^2 users (Theorem 10's Omega(N^2) is tight)", _C, membership_scheme_users),
+    computed_claim("thm16-rate-one-over-eps", _source("Theorem 16"),
+                   "for eps >= 1 Multi-MaxSense's users scale as 1/eps: Q eps_hat(eps/Q)^2 >= c eps with Q = ceil(eps)",
+                   _C, theorem_16_rate),
+)
+
+CLAIMS: tuple[Claim, ...] = _SKETCH_CLAIMS + _BOUND_CLAIMS + _SPEC_CHECKLIST_CLAIMS

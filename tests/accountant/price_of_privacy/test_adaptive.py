@@ -43,7 +43,11 @@ def test_theorem_17_spec_example():
 
 @given(T=st.integers(0, 400), N=st.integers(2, 2000), t=st.fractions(Fraction(11, 10), Fraction(3), max_denominator=10))
 def test_theorem_17_closed_form_matches_the_recursion(T, N, t):
-    """The closed form t1 c (1+c)^(T-t1) encloses the literal recursion (exact Fractions, e^eps = t)."""
+    """The closed form t1 c (1+c)^(T-t1) encloses the literal recursion (exact Fractions, e^eps = t).
+
+    It stays a test: the closed form and its growth in T (spec §7 claim 16) are properties of this package's
+    evaluation of the recursion, not statements of the paper.
+    """
     eps = sympy.log(sympy.Rational(t))
     result = theorem_17_adaptive_bound(T, N, eps)
     exact = sympy.Rational(literal_recursion(T, N, t))

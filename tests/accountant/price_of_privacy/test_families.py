@@ -120,7 +120,11 @@ def test_fano_family_theorem_23_rows_for_many_clusters():
 @given(eps1=st.fractions("1/20", "69/100", max_denominator=100), eps2=st.fractions("1/20", "69/100", max_denominator=100),
        w=st.integers(1, 30))
 def test_fano_family_thresholds_decrease_in_eps(eps1, eps2, w):
-    """Spec §7 claim 16: every user threshold decreases as eps grows."""
+    """Spec §7 claim 16: every user threshold decreases as eps grows.
+
+    Stays a test: the paper states no monotonicity; this is a sanity property of this package's Fano family (spec
+    §7 claim 16).
+    """
     if eps1 == eps2:
         return
     small, large = sorted((eps1, eps2))

@@ -227,6 +227,9 @@ def test_theorem_23_at_n_1e12_decreases_with_tolerance(d):
 
 @given(N=st.integers(4, 10**9), eps1=eps_values, eps2=eps_values, K=st.integers(2, 6), data=st.data())
 def test_thresholds_decrease_in_eps(N, eps1, eps2, K, data):
+    """Stays a test: the paper states no monotonicity; this is a sanity property of this package's Fano thresholds
+    (spec §7 claim 16).
+    """
     assume(eps1 < eps2)
     d = data.draw(st.integers(0, min(N - 1, 50)))
     for make in (lambda e: theorem_7_user_threshold(N, e), lambda e: theorem_7_user_threshold(N, e, form="paper"),

@@ -35,6 +35,7 @@ from dpcert.accountant.price_of_privacy.per_user_bounds import (
 from dpcert.accountant.price_of_privacy.sketch_channels import lemma_9_rhs, records, sketch_information
 from dpcert.accountant.price_of_privacy.subset_overlap import EXACT_W_MAX, lemma_12_sandwich
 from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.proofs.claims.price_of_privacy.checks import theorem_14_box_vertex_maximum
 
 sign = certified_sign  # exact sign, decided on a rigorous enclosure when it excludes 0
 
@@ -200,7 +201,8 @@ def test_theorem_14_bounds_lemma_9_rhs_for_ldp_sketches(N, w, data):
 def test_theorem_14_main_term_at_every_vertex(N, w):
     """Spec §7 claims 11-12 (Lemma 28): at every vertex p^A of the box (|A| = D/2), the main term is
 
-    sum_l (pi_l0 - pi_l1)^2 <= 2 eps'^2 w/N; the box vertex sums to exactly 1 (D/2 up, D/2 down).
+    sum_l (pi_l0 - pi_l1)^2 <= 2 eps'^2 w/N (claim thm14-box-main-term decides this with the same helper).
+    The helper is checked here against the literal definition of the vertices (D/2 up, D/2 down, sum 1).
     """
     D = math.comb(N, w) * 2**w
     eps_prime = Fraction(1, 2)
@@ -211,6 +213,7 @@ def test_theorem_14_main_term_at_every_vertex(N, w):
         p = [(1 + eps_prime) / D if x in chosen else (1 - eps_prime) / D for x in range(D)]
         assert sum(p) == 1
         best = max(best, theorem_14_main_term(p, N, w))
+    assert theorem_14_box_vertex_maximum(N, w, eps_prime) == best
     assert best <= bound
     assert best >= bound / 4  # the Bessel bound is within a small factor of the true max (spec: 2-2.6x loose)
 
@@ -313,6 +316,9 @@ eps_below_ln2 = st.fractions(Fraction(1, 100), Fraction(69, 100), max_denominato
 
 @given(N=st.integers(10, 10**9), eps1=eps_below_ln2, eps2=eps_below_ln2, data=st.data())
 def test_bounds_increase_in_eps(N, eps1, eps2, data):
+    """Stays a test: the paper states no monotonicity; this is a sanity property of this package's closed forms
+    (spec §7 claim 16).
+    """
     assume(eps1 < eps2)
     w = data.draw(st.integers(1, min(N // 2, 50)))
     for bound in (theorem_13_bound, theorem_14_bound):
@@ -321,6 +327,9 @@ def test_bounds_increase_in_eps(N, eps1, eps2, data):
 
 @given(N=st.integers(10, 10**9), eps=eps_below_ln2, data=st.data())
 def test_bounds_increase_in_w(N, eps, data):
+    """Stays a test: the paper states no monotonicity; this is a sanity property of this package's closed forms
+    (spec §7 claim 16).
+    """
     w = data.draw(st.integers(1, max(1, min(math.isqrt(N) - 1, 60))))
     assume((w + 1) ** 2 <= N)
     for bound in (theorem_13_bound, theorem_14_bound):
@@ -329,6 +338,9 @@ def test_bounds_increase_in_w(N, eps, data):
 
 @given(w=st.integers(1, 40), eps=eps_below_ln2, data=st.data())
 def test_bounds_decrease_in_n_when_w_squared_is_small(w, eps, data):
+    """Stays a test: the paper states no monotonicity; this is a sanity property of this package's closed forms
+    (spec §7 claim 16).
+    """
     N = data.draw(st.integers(4 * w * w, 10**9))
     N2 = data.draw(st.integers(N + 1, 2 * 10**9))
     for bound in (theorem_13_bound, theorem_14_bound):

@@ -163,6 +163,9 @@ def test_maxsense_q0_is_the_product_over_items():
 
 
 def test_maxsense_score_gap_is_exactly_the_difference_of_expected_scores():
+    """Stays a test: the exact gap U eps_hat theta (1 - theta/w) delta_lm/(2N) is the spec's corrected identity
+    between two of this package's closed forms; the paper's printed gap is the claim thm15-score-gap-constant.
+    """
     # claim 18: |Bbar_l - Bbar_m| = U eps_hat theta (1 - theta/w) delta_lm / (2N), exactly
     N, w, theta, eps, U = 40, 5, R(3, 2), sympy.log(2), 12345
     scores = maxsense_expected_scores(MODEL["alpha"], MODEL["beta"], MODEL["b"], N, w, theta, eps, U)
@@ -173,6 +176,9 @@ def test_maxsense_score_gap_is_exactly_the_difference_of_expected_scores():
 
 
 def test_maxsense_delta_tends_to_delta_min():
+    """Stays a test: it checks the closed forms maxsense_delta and maxsense_delta_min against each other; the paper
+    only defines delta_min as this limit.
+    """
     alpha, beta, b, theta = MODEL["alpha"], MODEL["beta"], MODEL["b"], R(1, 2)
     limit = float(maxsense_delta_min(alpha, beta, b, theta))
     gaps = [abs(float(maxsense_delta(alpha, beta, b, N, theta)[0][1]) - limit) for N in (8, 80, 800, 8000)]
@@ -217,6 +223,9 @@ def test_pairwise_literal_rule_probability_matches_enumeration():
 
 
 def test_multimaxsense_rate_factor_and_the_e3_correction():
+    """Stays a test of the closed forms multimaxsense_queries and multimaxsense_rate_factor; the paper's statements
+    are the claims thm16-eps-hat-bound and thm16-rate-one-over-eps.
+    """
     assert multimaxsense_queries(R(101, 100)) == 2 and multimaxsense_queries(R(1, 2)) == 1
     # E3: the printed bound eps_hat(eps/Q) >= 2(e-1)/(e+2) fails at eps = 1.01
     printed = 2 * (sympy.E - 1) / (sympy.E + 2)
@@ -299,6 +308,9 @@ def test_vectorised_block_bits_equal_the_sketch():
 
 
 def test_maxsense_sensing_sets_do_not_depend_on_the_data(monkeypatch):
+    """Stays a test: that the simulator draws H without reading the data is a property of this implementation, not
+    a statement of the paper (whose MaxSense claims are thm15-maxsense-*).
+    """
     # Claim 3's premise: H_u is public and independent of (W_u, R_u). Two models that differ only in
     # their ratings (b) draw identical sensing sets from the same seed.
     from dpcert.mechanisms.price_of_privacy import maxsense

@@ -199,6 +199,9 @@ LAYOUTS = [  # (N, w, blocks, Q' = non-empty blocks)
 @pytest.mark.parametrize("eps", [R(3, 2), sympy.log(3)], ids=["eps=3/2", "eps=log3"])
 @pytest.mark.parametrize("N,w,blocks,nonempty", LAYOUTS)
 def test_multi_maxsense_tight_ratio_is_eps_over_q_times_min_q_prime_2w(N, w, blocks, nonempty, eps):
+    """Stays a test: the exact ratio exp((eps/Q) min(Q', 2w)) is the spec's derivation (M4), not the paper's, which
+    claims only eps-LDP (the claims thm16-multi-maxsense-*).
+    """
     sketch = MultiMaxSenseSketch(N, w, eps, blocks=blocks)
     Q = len(blocks)
     expected = eps * R(min(nonempty, 2 * w), Q)  # spec M4

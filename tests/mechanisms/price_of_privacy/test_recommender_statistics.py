@@ -88,6 +88,9 @@ def gap_radius(n_l: int) -> float:
 
 @pytest.mark.parametrize("sensing", ["explicit", "collapsed"])
 def test_maxsense_class_means_match_bbar_under_independent_inclusion(sensing):
+    """Stays a test: it checks this package's simulator against its closed form Bbar_l by Monte Carlo; the paper's
+    printed gap is the claim thm15-score-gap-constant.
+    """
     # Claim 17. Exact-count clusters (beta_l N = 20 items, alpha_k U users) make E[class mean] = Bbar_l
     # exactly under independent inclusion. Bernstein radius with a union bound over 6 comparisons:
     # false-failure probability <= 1e-6. (Spec Section 3, Thm 15 Monte Carlo at N = 200, w = 10,
@@ -154,6 +157,9 @@ def pair_type_pvalues(rule: str, sampling: str, seed: int, *, formula_rule: str 
 
 @pytest.mark.parametrize("rule,sampling", PP_CASES)
 def test_pairwise_preference_counts_follow_the_appendix_b_law(rule, sampling):
+    """Stays a test: it checks this package's simulator against the corrected law by Monte Carlo; the paper's
+    printed law is the claim appendix-b-pair-count-law.
+    """
     # Claim 21: exact binomial tests, Bonferroni over the 3 pair types of each of the 4 cases (12 tests):
     # false-failure probability <= 1e-6 overall.
     pvalues = pair_type_pvalues(rule, sampling, seed=2100 + PP_CASES.index((rule, sampling)))
@@ -183,6 +189,9 @@ def recoveries(U: int, eps: object, seed: int) -> int:
 
 
 def test_maxsense_exact_recovery_improves_with_the_number_of_users():
+    """Stays a test: monotone recovery in U is a sanity property of this package's simulation; the paper's Theorem
+    15 threshold is far too large to reach in a test (spec §7 claim 19).
+    """
     # Spec Section 6 sizing (lower-bound instance, N = 40, w = 2, eps = 2, theta = 1): exact recovery in
     # 0% of runs at U = 5e3 and 100% at U = 3.2e5. Assuming only P(recovery) <= 0.1 at 5e3 and >= 0.9 at
     # 3.2e5, P(#small >= 14) + P(#large <= 14) over 28 runs each is 2e-7 <= 1e-6 (computed below).
@@ -216,6 +225,9 @@ def membership_pvalue(totals: np.ndarray, N: int) -> float:
 
 
 def test_adaptive_membership_scheme_needs_2_n_squared_users():
+    """Stays a test: it checks this package's simulator by Monte Carlo; the paper's 2N^2 statement is the claim
+    one-bit-adaptive-2n2-users.
+    """
     N = 20
     totals = simulate_membership_scheme(N, 2300, runs=200)
     assert membership_pvalue(totals, N) >= ALPHA  # exact test: false-failure probability <= 1e-6
@@ -245,6 +257,9 @@ def janson_interval(mean: float, p_min: float, delta: float) -> tuple[float, flo
 
 @pytest.mark.parametrize("q", [1, 1 / sympy.log(20)], ids=["non-private", "one-bit-on-average"])
 def test_coupon_collector_schemes_need_n_h_n_over_q_users(q):
+    """Stays a test: it checks this package's simulator against the exact mean N H_N/q; the paper's statements here
+    are orders (Theta(N log N), O(N log^2 N)) from the textbook coupon-collector argument.
+    """
     # The total over 400 runs is a sum of independent Geometric(q k / N), k = 1..N (400 times): Janson's
     # bounds with delta = 1e-6 give the interval; false-failure probability <= 1e-6.
     N, runs = 20, 400

@@ -10,12 +10,16 @@ import random
 from fractions import Fraction
 
 import pytest
+import sympy
 
 from dpcert.accountant.price_of_privacy import records
 from dpcert.proofs.claims.price_of_privacy.checks import (
     _v_signs,
     ldp_information_quadratic_steps,
     lemma_30_cases,
+    membership_yes_probability,
+    pair_sketch_joint_probability,
+    theorem_14_box_vertex_maximum,
     theorem_14_symbolic_steps,
     theorem_14_true_box_maximum,
     vector_facts,
@@ -117,3 +121,28 @@ def test_ldp_information_is_quadratic_in_eps():
     keep = math.exp(eps) / (1 + math.exp(eps))
     bit = math.log(2) + keep * math.log(keep) + (1 - keep) * math.log(1 - keep)
     assert bit == pytest.approx(eps**2 / 8, rel=1e-3)
+
+
+def test_box_vertex_maximum_by_hand_n2():
+    """N = 2, w = 1, eps' = 1/2: D = 4, p^A puts 3/8 on two records and 1/8 on the others. A = {(0,0), (1,0)} gives
+    (3/8 - 1/8)^2 + (3/8 - 1/8)^2 = 1/8, A = {(0,0), (0,1)} gives 0; 1/8 is the largest of the 6 vertices, half of
+    Theorem 14's 2 eps'^2 w/N = 1/4."""
+    assert theorem_14_box_vertex_maximum(2, 1, Fraction(1, 2)) == Fraction(1, 8)
+
+
+def test_pair_sketch_joint_probability_by_hand():
+    """000_0c6e7fdc3fd68303.txt, Appendix B, with the unordered pair: N = 4, w = 2, e^eps = 3, P(rating 1) = 1/3 and
+    3/4 for items 0 and 1. b_01 = (1/3)(3/4) + (2/3)(1/4) = 5/12; both rated with probability w(w-1)/(N(N-1)) = 1/6,
+    so P(S0 = 1 | P = {0,1}) = 5/72 and P(S = 1 | P) = 1/4 + (1/2)(5/72) = 41/144; P(P = {0,1}) = 1/C(4,2) = 1/6."""
+    rates = (Fraction(1, 3), Fraction(3, 4), Fraction(1, 2), Fraction(1, 2))
+    assert pair_sketch_joint_probability(4, 2, sympy.log(3), rates) == sympy.Rational(41, 864)
+    # the other items' rating probabilities do not matter under rule (a)
+    other = (Fraction(1, 3), Fraction(3, 4), Fraction(1, 10), Fraction(9, 10))
+    assert pair_sketch_joint_probability(4, 2, sympy.log(3), other) == sympy.Rational(41, 864)
+
+
+@pytest.mark.parametrize("z", [(0, 0), (0, 1), (1, 1, 0)])
+def test_membership_yes_probability_is_one_over_2n(z):
+    """Section 4.2: P(I = i) = 1/N and P(b = z(i)) = 1/2, so the answer is yes with probability 1/(2N)."""
+    for item in range(len(z)):
+        assert membership_yes_probability(z, item) == Fraction(1, 2 * len(z))
