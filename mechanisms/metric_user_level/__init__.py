@@ -3,7 +3,8 @@
 Earth mover's distance on finite metric spaces, the clustered metric and GKRR, PrivEMDLinear
 (Algorithm 1), PrivEMDItemWise (Algorithm 2), BoundedEMDReduction (Algorithm 3) and FreqEstLocal
 (Algorithm 4); the user-level baselines of Section 6: Hadamard response (Lemma 6.4), the central Laplace
-histogram (Lemma 6.7, scale 2/(n eps)) and Duchi et al.'s linear-query randomizer (Lemma 6.1).
+histogram (Lemma 6.7, scale 2/(n eps)), Duchi et al.'s linear-query randomizer (Lemma 6.1) and Hardt and
+Talwar's K-norm mechanism for central linear queries (Lemma 6.3).
 """
 
 from dpcert.mechanisms.metric_user_level.central_laplace import CentralLaplaceHistogram
@@ -27,6 +28,7 @@ from dpcert.mechanisms.metric_user_level.gkrr import (
 )
 from dpcert.mechanisms.metric_user_level.hadamard import HadamardFreqEst, HadamardResponse
 from dpcert.mechanisms.metric_user_level.itemwise import MAX_ENUMERATED_DATASETS, PrivEMDItemWise
+from dpcert.mechanisms.metric_user_level.knorm import KNormMechanism
 from dpcert.mechanisms.metric_user_level.linear_baselines import DuchiLinearQuery
 from dpcert.mechanisms.metric_user_level.reduction import BoundedEMDReduction
 
@@ -42,6 +44,7 @@ __all__ = [
     "GeneralizedKRR",
     "HadamardFreqEst",
     "HadamardResponse",
+    "KNormMechanism",
     "PrivEMDItemWise",
     "PrivEMDLinear",
     "clustered_matrix",

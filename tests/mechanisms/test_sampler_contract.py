@@ -25,6 +25,7 @@ from dpcert.mechanisms.metric_user_level import (
     GeneralizedKRR,
     HadamardFreqEst,
     HadamardResponse,
+    KNormMechanism,
     PrivEMDItemWise,
     PrivEMDLinear,
 )
@@ -48,6 +49,7 @@ BUILT_SAMPLERS = {
     "hadamard-freq-est[k=4]": (lambda: HadamardFreqEst(HadamardResponse(4, 1)), np.array([[0, 0, 1], [3, 2, 2]])),
     "central-laplace-histogram[k=3]": (lambda: CentralLaplaceHistogram(1, 3), np.array([[0, 1], [2, 2]])),
     "duchi-linear-query[d=2]": (lambda: DuchiLinearQuery([[1, 0, R(1, 2)], [0, 1, R(1, 2)]], 1), [0, 2, 1]),
+    "knorm[d=2]": (lambda: KNormMechanism([[1, 0, 0], [0, 1, R(1, 2)]], 1), np.array([[0, 1], [2, 2]])),
 }
 
 
