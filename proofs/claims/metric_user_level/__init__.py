@@ -9,7 +9,10 @@ printed delta terms (specs/imola_metric_dp_user_level.md, A1), the concrete exam
 Lemma 6.7's Laplace scale (A7), Lemma 6.2's Gaussian width (A4) and one step of Appendix D.3. Theorem 4.3
 with several changed items against exact shuffled laws and Lemmas B.4/B.5 are decided in :mod:`.shuffle_checks`;
 the Section 6 baselines (Hadamard response, the corrected central Laplace, Duchi et al.'s randomizer) and
-Corollary 6.8 in :mod:`.baseline_checks`.
+Corollary 6.8 in :mod:`.baseline_checks`, and the K-norm mechanism in :mod:`.knorm_checks`; Table 2's comparison,
+calibrated and measured, in :mod:`.comparison_checks`; the spec's remaining testable statements of the paper
+(Section 2's d_EM facts, Theorem 4.1, Lemma A.1, the hockey-stick event form, the concrete examples) in
+:mod:`.spec_checks`.
 """
 
 from dpcert.proofs.claims.metric_user_level.table import CLAIMS

@@ -37,6 +37,27 @@ from dpcert.proofs.claims.metric_user_level.deciders import (
     lemma_b3,
     theorem_5_3_identity,
 )
+from dpcert.proofs.claims.metric_user_level.knorm_checks import knorm_error_rate, knorm_privacy
+from dpcert.proofs.claims.metric_user_level.comparison_checks import (
+    central_comparison_measured,
+    local_comparison_measured,
+    rate_conditions,
+)
+from dpcert.proofs.claims.metric_user_level.spec_checks import (
+    algorithm_4_unbiased,
+    ceil_bound,
+    concrete_alpha,
+    concrete_composition_alpha0,
+    concrete_linear_noise,
+    emd_at_most_one,
+    hockey_stick_event_form,
+    lemma_2_1,
+    lemma_4_2_central,
+    lemma_a1,
+    linear_embedding_lipschitz,
+    theorem_4_1,
+    theorem_6_6_norm_bounds,
+)
 from dpcert.proofs.claims.metric_user_level.shuffle_checks import (
     lemma_b4,
     lemma_b5,
@@ -136,10 +157,64 @@ CLAIMS: tuple[Claim, ...] = (
                    laplace_corrected),
     computed_claim("lemma6.1-duchi-ldp", _source("Lemma 6.1 (Duchi et al. 2013)"),
                    "the l2 sampling randomizer releasing q(K~_i) is eps-user-level local DP", _C, duchi_density_ratio),
+    computed_claim("lemma6.3-knorm-privacy", _source("Lemma 6.3 (Hardt and Talwar 2010)"),
+                   "the K-norm mechanism for q = F Phi K~_G, K = conv{a_x - a_y}/n, is (eps, 0)-bounded user-level "
+                   "central DP", _C, knorm_privacy),
+    computed_claim("table2-knorm-error", _source("Table 2 (linear embedding, central K-norm row) and Lemma 6.3"),
+                   "the K-norm mechanism's E||q^ - q||_2 <= d max||a_x - a_y||_2/(eps n) <= "
+                   "2 d ||F Phi||_{1->2}/(eps n), O(d/(eps n)) when ||F Phi||_{1->2} <= 1", _C, knorm_error_rate, method="statistical"),
     computed_claim("corollary6.8-closed-form", _source("Corollary 6.8"),
                    "FreqEstLocal with GKRR at eq. (7)'s alpha0 has max_K E[d_EM] <= 4 sqrt(k^3/(mn)) + 64 sqrt(k^3)/"
                    "(alpha n) sqrt(ln(4m e^alpha/delta)) (checked against Theorem 6.6)", _C, corollary_6_8_closed_form),
     computed_claim("appendix-d3-step", _source("Appendix D.3 (proof of Theorem 6.6)"),
                    "the middle term of the (a')^2 - 1 bound is at most (t (e^alpha0 + s)/D)^2", _R, appendix_d3_step),
+    computed_claim("section2-emd-at-most-one", _source("Section 2 (after Definition 2.4)"),
+                   "since d_X is bounded by 1, d_EM(., .) <= 1", _C, emd_at_most_one),
+    computed_claim("lemma2.1-bvn-matching", _source("Lemma 2.1 (Birkhoff-von Neumann)"),
+                   "for datasets K, K' of m items each there is a permutation pi with d_EM(K~, K~') = "
+                   "(1/m) sum_i d_X(x_i, y_pi(i))", _C, lemma_2_1),
+    computed_claim("thm4.1-emd-sensitivity", _source("Theorem 4.1 (and its Remarks)"),
+                   "for an ell-Lipschitz f, Delta_EM(q_f) <= ell, i.e. ||q_f(K) - q_f(K')|| <= ell d_EM(K~, K~'); "
+                   "the analysis is tight", _C, theorem_4_1),
+    computed_claim("lemma4.2-central-linear", _source("Lemma 4.2 (central model)"),
+                   "PrivEMDLinear with omega = 1/(alpha n) is (alpha, 0)-bounded central d_EM-DP", _C, lemma_4_2_central),
+    computed_claim("alg4-unbiased-estimate", _source("Section 6.2 (Algorithm 4, FreqEstLocal)"),
+                   "with E[v] = K~ A and B a right inverse of A, the estimate L~ = v B is unbiased", _C,
+                   algorithm_4_unbiased),
+    computed_claim("defA.1-hockey-stick-events", _source("Appendix A (Definition A.1)"),
+                   "D_e^eps(M(K) || M(K')) <= delta implies Pr[M(K) in O] <= e^eps Pr[M(K') in O] + delta "
+                   "(D is the maximum over events of P(O) - e^eps Q(O))", _C, hockey_stick_event_form),
+    computed_claim("lemma-a1-coupling-convexity", _source("Lemma A.1"),
+                   "for any coupling C of P_X, P_Y and randomized M: D_e^eps(M(X) || M(Y)) <= "
+                   "E_(x,y)~C D_e^eps(M(x) || M(y))", _C, lemma_a1),
+    computed_claim("section5.1-ceil-bound", _source("Section 5.1 (remark after Fact 5.1)"),
+                   "for all d >= r, eps ceil(d/r) <= (2 eps / r) d", _C, ceil_bound),
+    computed_claim("section6.1-embedding-lipschitz", _source("Section 6.1 (linear queries on an embedding)"),
+                   "the Lipschitz constant of x -> F phi(x) w.r.t. ||phi(x) - phi(x')||_2 is at most ||F||_2, and "
+                   "||F||_2 <= sqrt(d) when the rows of F have norm <= 1", _C, linear_embedding_lipschitz),
+    computed_claim("thm6.6-norm-bounds", _source("Theorem 6.6 (Appendix D.3)"),
+                   "||(A^-1)^T||^2_1->2 - 1 <= (t (e^alpha0 + s)/(e^alpha0 - e^((1-r) alpha0)))^2 and "
+                   "||(A^-1 P)^T||^2_1->2 - 1 <= s t^2 (s + 2(e^alpha0 - 1))/Z'^2 for GKRR", _C, theorem_6_6_norm_bounds),
+    computed_claim("section3-concrete-alpha", _source("Section 3, concrete example"),
+                   "eps = 0.2 for a day's locations within 1000 miles (q = 0.08, tau = 1/30) and for the month within "
+                   "100 miles (q = 0.008) give alpha = 25", _C, concrete_alpha),
+    computed_claim("section4.1-concrete-noise", _source("Section 4.1, concrete example"),
+                   "noise ell/alpha = 0.04 per user, 0.04/sqrt(n) = 1.26e-4 in aggregate, an error of 1.6 miles", _C,
+                   concrete_linear_noise),
+    computed_claim("section4.2-composition-alpha0", _source("Section 4.2, concrete example"),
+                   "composition over m = 1e3 items needs alpha0 = alpha/m = 0.025", _C, concrete_composition_alpha0),
+    computed_claim("table2-comparison-conditions", _source("Section 6.2 and Table 2 (comparison)"),
+                   "d_EM-DP's frequency-estimation rate beats user-level DP's locally iff alpha > eps sqrt(k) "
+                   "(eps < ln(m/delta)/sqrt(k)) or alpha > eps^2 k/ln(m/delta), centrally iff alpha >= eps sqrt(k "
+                   "ln(m/delta)) (eps <= sqrt(ln(m/delta)/k)) or alpha >= eps^2 k (Table 2's rates, constant 1)", _C,
+                   rate_conditions),
+    computed_claim("table2-local-dem-wins", _source("Section 6.2.1 (Theorem 6.6 vs Lemma 6.4)"),
+                   "with k, eps, alpha <= sqrt(m) and alpha > eps sqrt(k) (eps < ln(m/delta)/sqrt(k)), FreqEstLocal "
+                   "with GKRR under (alpha, delta)-d_EM-DP has smaller d_EM error than Hadamard response under "
+                   "(eps, delta)-user-level DP", _R, local_comparison_measured, method="statistical"),
+    computed_claim("table2-central-dem-wins", _source("Section 6.2.2 (Corollary 6.8 vs Lemma 6.7)"),
+                   "with n <= m/alpha and alpha >= eps sqrt(k ln(m/delta)) (eps <= sqrt(ln(m/delta)/k)), central "
+                   "FreqEstLocal with GKRR under (alpha, delta)-d_EM-DP has smaller d_EM error than the Laplace "
+                   "histogram under eps-user-level DP", _R, central_comparison_measured, method="statistical"),
 )
 

@@ -177,7 +177,8 @@ def _instances(rng):
 def test_spec_t15_lemma_5_2_monte_carlo():
     """T15 (Lemma 5.2): Pr[d_EM(L, L') >= (1 + sqrt 2) mu + (3/s) ln(1/delta)] <= delta on random and designed
     instances; one-sided Clopper-Pearson per instance at (1e-6 / instances): false-failure probability <= 1e-6
-    (Bonferroni), fixed seed."""
+    (Bonferroni), fixed seed. Stays a test although Lemma 5.2 is the paper's: a Monte Carlo run with a stated
+    false-failure rate exceeds a claim's one-second budget (its constants are the claim lemma5.2-bernstein-constants)."""
     rng = np.random.default_rng(20240531)
     cases = _instances(rng)
     for points, K, K_prime, s, delta in cases:
@@ -218,7 +219,9 @@ def _rows(alpha_ratio: Fraction, grid: list[Fraction]) -> list[list[Fraction]]:
 
 def test_spec_t26_metric_to_user_level():
     """T26: an (alpha, 0)-d_EM-DP mechanism is (alpha, 0)-user-level DP (every pair, d_EM <= 1), exactly;
-    and for binary randomized response on all-zeros/all-ones datasets (d_EM = 1) the alpha is the exact eps."""
+    and for binary randomized response on all-zeros/all-ones datasets (d_EM = 1) the alpha is the exact eps.
+    Stays a test: the implication is the spec's consequence of the definitions (d_EM <= 1 is the claim
+    section2-emd-at-most-one), not a statement of the paper, and this checks dpcert's conversion helper."""
     ratio = Fraction(5, 4)
     alpha = 8 * sympy.log(R(5, 4))
     grid = [Fraction(i, 4) for i in range(5)]
@@ -242,7 +245,8 @@ def test_spec_t26_metric_to_user_level():
 
 def test_spec_t26_discrete_to_user_level():
     """T26: (eps, delta, r)-discrete with r >= 1 is (eps, delta)-user-level; with r = 1/2 it is the two-step
-    chain, attained by the witness chain (so it cannot be smaller)."""
+    chain, attained by the witness chain (so it cannot be smaller). Stays a test: the spec derives this from
+    the definitions; the paper does not state it."""
     plain = user_level_from_discrete(1, R(1, 100), 1)
     assert (plain.eps, plain.delta, plain.steps) == (1, R(1, 100), 1)
     chained = user_level_from_discrete(2, R(1, 100), R(1, 2))

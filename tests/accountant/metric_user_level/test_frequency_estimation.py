@@ -68,7 +68,9 @@ def test_theorem_6_5_and_6_6_bound_the_monte_carlo_error(s, t, r, alpha0, m, n):
     """T22: mean d_EM(F~, K~) <= eq. (8) <= Theorem 6.6, for concentrated and random datasets K.
 
     The Monte Carlo mean is compared with eq. (8) plus the McDiarmid slack, so a false failure (the theorem
-    being true) has probability <= 1e-6 per dataset; eq. (8) <= Theorem 6.6 is decided exactly.
+    being true) has probability <= 1e-6 per dataset; eq. (8) <= Theorem 6.6 is decided exactly. Stays a test
+    although Theorems 6.5 and 6.6 are the paper's: 2000 Monte Carlo trials per dataset exceed a claim's
+    one-second budget (the proof's norm chains are the claim thm6.6-norm-bounds).
     """
     mechanism = GeneralizedKRR(alpha0, s, t, r)
     eq8 = theorem_6_5_bound(mechanism.inverse_matrix, s, t, r, m, n)
@@ -149,7 +151,8 @@ def test_bounds_are_exact_with_outward_floats(alpha0, s, t, r, m, n):
 
 def test_norm_1_to_2_is_the_largest_column_norm():
     """T25: ||M||_{1->2} = max_j ||M[:, j]||_2 = sup over the l1 ball, attained at a vertex +-e_j; random points
-    of the l1 ball never exceed it; and ||M N||_{1->2} <= ||M||_{2->2} ||N||_{1->2} (submultiplicativity)."""
+    of the l1 ball never exceed it; and ||M N||_{1->2} <= ||M||_{2->2} ||N||_{1->2} (submultiplicativity).
+    Stays a test: standard norm facts checked against dpcert's helper, not a statement of the paper."""
     rng = np.random.default_rng(74)
     for trial in range(10):
         M = rng.integers(-5, 6, (3, 4))

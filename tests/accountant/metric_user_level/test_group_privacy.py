@@ -25,6 +25,7 @@ from dpcert.accountant.metric_user_level.group_privacy import (
 )
 from dpcert.accountant.hockey_stick import hockey_stick_divergence
 from dpcert.mechanisms.parameters import exact_sign
+from dpcert.proofs.claims.metric_user_level.spec_checks import lemma_a1_sides
 
 R = sympy.Rational
 
@@ -158,16 +159,12 @@ def couplings(draw):
 
 @given(couplings())
 def test_lemma_a1_coupling_convexity(case):
-    """T19 (Lemma A.1): D_{e^eps}(M(X) || M(Y)) <= sum_{x,y} C(x, y) D_{e^eps}(M(x) || M(y)) for a coupling C."""
+    """T19 (Lemma A.1): D_{e^eps}(M(X) || M(Y)) <= sum_{x,y} C(x, y) D_{e^eps}(M(x) || M(y)) for a coupling C.
+
+    Registered as the claim lemma-a1-coupling-convexity; this property test draws its cases with hypothesis."""
     n, joint, channel, eps = case
     C = [[joint[x * n + y] for y in range(n)] for x in range(n)]
-    p_x = [sum(C[x]) for x in range(n)]
-    p_y = [sum(C[x][y] for x in range(n)) for y in range(n)]
-    law_x = [sum((p_x[x] * channel[x][o] for x in range(n)), Fraction(0)) for o in range(3)]
-    law_y = [sum((p_y[y] * channel[y][o] for y in range(n)), Fraction(0)) for o in range(3)]
-    lhs = hockey_stick_divergence(law_x, law_y, eps)
-    rhs = sum(sympy.Rational(C[x][y]) * hockey_stick_divergence(channel[x], channel[y], eps)
-              for x in range(n) for y in range(n))
+    lhs, rhs = lemma_a1_sides(C, channel, eps)
     assert at_most(lhs, rhs)
 
 

@@ -198,7 +198,8 @@ def test_the_sign_decision_refutes_convexity():
 
 def test_spec_t13_jensen():
     """T13: for random d_i in (0, 1], sum_i f(d_i) <= n f(mean d_i) with f(d) = ln(1 + K tanh(alpha0 d/2)),
-    K from Lemma B.1's clone terms; exact sign decisions. A convex function breaks it (power)."""
+    K from Lemma B.1's clone terms; exact sign decisions. A convex function breaks it (power). Stays a test:
+    Jensen's step follows from the concavity the claim thm4.3-concavity proves; these are instances of it."""
     rng = random.Random(5)
     alpha0, m, delta = R(1, 2), 1000, R(1, 10**6)
     for _ in range(20):

@@ -21,6 +21,7 @@ from dpcert.mechanisms.metric_user_level import (
     kantorovich_rubinstein_norm,
     matching_distance,
 )
+from dpcert.proofs.claims.metric_user_level.spec_checks import brute_force_matching
 
 R = sympy.Rational
 
@@ -38,12 +39,6 @@ def rational_metric(rng: np.random.Generator, k: int) -> list[list[Fraction]]:
     for a, b in itertools.combinations(range(k), 2):
         d[a][b] = d[b][a] = Fraction(int(rng.integers(6, 13)), 12)
     return d
-
-
-def brute_force_matching(xs, ys, distance) -> Fraction:
-    """min over all m! permutations of (1/m) sum d(x_i, y_pi(i)), in Fractions (the reference for T2)."""
-    return min(sum((distance(a, b) for a, b in zip(xs, perm)), Fraction(0)) for perm in itertools.permutations(ys)) \
-        / len(xs)
 
 
 def test_d_em_is_a_metric_bounded_by_one():

@@ -36,7 +36,8 @@ def small_histograms(k: int, max_size: int):
 @pytest.mark.parametrize("norm", ["l1", "l2", "linf"])
 def test_theorem_4_1_sensitivity_is_the_lipschitz_constant(norm):
     """T3: ||q_f(K) - q_f(K')|| <= ell d_EM(K~, K~') for all K, K' (any sizes, up to 3 items), exactly,
-    with equality for point masses at the pair attaining ell (Theorem 4.1 is tight)."""
+    with equality for point masses at the pair attaining ell (Theorem 4.1 is tight). Also registered as the
+    claim thm4.1-emd-sensitivity, on a fixed query; here on random queries."""
     rng = np.random.default_rng(7)
     for trial in range(3):
         mechanism = PrivEMDLinear(F=random_query(rng, 2, 4), distance=DISTANCE, alpha=1, norm=norm)
@@ -72,7 +73,7 @@ def test_lemma_4_2_local_worst_log_ratio_at_most_alpha_d_em(norm):
 def test_lemma_4_2_central_one_user_change():
     """T5: omega = 1/(alpha n), n users of m items: changing user i's dataset gives a worst log-ratio
     ||q(K_G) - q(K'_G)|| alpha n / ell <= alpha d_EM(K~_i, K~'_i), and the declared distance n d_EM(K~_G, K~'_G)
-    is at most d_EM(K~_i, K~'_i)."""
+    is at most d_EM(K~_i, K~'_i). Also registered as the claim lemma4.2-central-linear."""
     rng = np.random.default_rng(9)
     n, m = 3, 2
     mechanism = PrivEMDLinear(F=random_query(rng, 2, 4), distance=DISTANCE, alpha=2, model="central", n=n)
@@ -90,7 +91,8 @@ def test_lemma_4_2_central_one_user_change():
 
 def test_linear_embedding_lipschitz_is_at_most_the_spectral_norm():
     """T24: for d_X(x, x') = ||phi(x) - phi(x')||_2 and F with rows of norm <= 1, the exact l2 Lipschitz
-    constant of x -> F phi(x) is <= ||F||_2 <= sqrt(d) (Section 6.1)."""
+    constant of x -> F phi(x) is <= ||F||_2 <= sqrt(d) (Section 6.1). Also registered, with an exact
+    spectral norm, as the claim section6.1-embedding-lipschitz."""
     rng = np.random.default_rng(10)
     for trial in range(5):
         phi = [[R(int(v), 4) for v in point] for point in rng.integers(-4, 5, (5, 3))]
@@ -128,7 +130,8 @@ def l1_mechanism() -> PrivEMDLinear:
 @pytest.mark.statistical
 def test_l1_noise_coordinates_are_iid_laplace():
     """T6: for the l1 norm, ell g U has iid Laplace(ell omega) coordinates. False-failure probability <= 1e-6
-    (exact KS p-values, union bound over the d coordinates); fixed seed."""
+    (exact KS p-values, union bound over the d coordinates); fixed seed. Stays a test: it checks dpcert's
+    sampler against Algorithm 1's noise law, a property of the implementation, not a statement of the paper."""
     mechanism = l1_mechanism()
     assert laplace_pvalue(mechanism, float(mechanism.ell * mechanism.omega), seed=51) >= 1e-6
 
