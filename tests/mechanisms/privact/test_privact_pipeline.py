@@ -1,5 +1,8 @@
 """PRIVACT end to end (Algorithm 2): the spent ε, post-processing data flow (TC-P5), S̄, degree estimates,
-and recovery of planted communities at the top split of the tree."""
+and recovery of planted communities at the top split of the tree.
+
+These stay tests: the data flow (TC-P5) is a property of dpcert's implementation, which the paper's privacy
+argument assumes; the paper states no planted-community result."""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """PRIVACT's local randomizer: sensitivity (TC-P1), exact likelihood ratios (TC-P2), per-user vs per-edge ε
-(TC-P3), the partition, and the randomized-response strawman (TC-P7)."""
+(TC-P3), the partition, and the randomized-response strawman (TC-P7).
+
+These stay tests of the randomizer's code; the paper's statements they support are registered claims
+(privact-degree-vector-user-ldp, privact-edge-eps-*, privact-strawman-example)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """NDCG@k and MAP@k of Appendix A.2 (004_a0cddc0a7a24fb37.txt) against hand-computed rankings, and the
-properties of spec TC-E5."""
+properties of spec TC-E5 (properties of dpcert's metric code, not statements of the paper, so they stay tests)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """itemAvg, friendsCF and PRIVACT-CF of Section 7 (004_a0cddc0a7a24fb37.txt): the friendsCF formula against a
-direct double loop, Appendix A.2's fallback example, and spec TC-E6, TC-E7, TC-E8 as properties."""
+direct double loop, Appendix A.2's fallback example, and spec TC-E6, TC-E7, TC-E8 as properties (of dpcert's
+recommenders; the paper's A.2 example is the registered claim privact-appendix-a2-fallback-order)."""
 
 from __future__ import annotations
 

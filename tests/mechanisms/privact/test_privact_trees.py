@@ -1,6 +1,10 @@
 """Hierarchical cluster trees: enumeration (TC-T1), the clique identity (TC-T2), Q_D's two forms (TC-T3),
 bounds (TC-T4), exact swap deltas (TC-T5), the local swap lemma (TC-T6), ideal clustering at local optima
-(TC-T7), linearity (TC-T9) and the m-closest-users query (TC-E8)."""
+(TC-T7), linearity (TC-T9) and the m-closest-users query (TC-E8).
+
+These stay tests: they check dpcert's tree code (enumeration, the two Q_D formulas, swap deltas, the query) or
+steps of Theorem 3's proof, whose statement is the registered claim thm3-ideal-clustering (and thm4-clique-quality
+for TC-T2)."""
 
 from __future__ import annotations
 
