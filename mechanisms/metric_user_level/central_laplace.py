@@ -28,6 +28,7 @@ import sympy
 from dpcert.mechanisms.base import Mechanism, check_size
 from dpcert.mechanisms.neighbours import Adjacency
 from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int
+from dpcert.mechanisms.metric_user_level.user_datasets import global_histogram, user_datasets
 
 __all__ = ["CentralLaplaceHistogram", "normalise_clipped", "replace_one_user"]
 
@@ -75,18 +76,12 @@ class CentralLaplaceHistogram(Mechanism):
         return 2 / (require_int("n", n, minimum=1) * self.eps)
 
     def datasets(self, x: object) -> np.ndarray:
-        """``x`` validated as an n x m integer array of values in 0..k-1 (n, m >= 1)."""
-        array = np.asarray(x)
-        if array.ndim != 2 or array.size == 0 or array.dtype.kind not in "iu":
-            raise InvalidParameterError(f"x must be an n x m array of item indices (one row per user). Got {x!r}")
-        if array.min() < 0 or array.max() >= self.k:
-            raise InvalidParameterError(f"x must hold item indices in 0..{self.k - 1}")
-        return array.astype(np.int64)
+        """``x`` validated as an n x m integer array of item indices in 0..k-1 (one row per user; n, m >= 1)."""
+        return user_datasets(x, self.k)
 
     def normalised_histogram(self, x: object) -> np.ndarray:
         """K~_G, the normalised histogram of all users' items, as floats."""
-        array = self.datasets(x)
-        return np.bincount(array.ravel(), minlength=self.k) / array.size
+        return global_histogram(x, self.k)
 
     def exact_histogram(self, x: object) -> tuple[sympy.Rational, ...]:
         """K~_G exactly (for the privacy checks)."""

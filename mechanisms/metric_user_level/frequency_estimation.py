@@ -21,6 +21,7 @@ from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.mechanisms.metric_user_level.earth_movers import exact_matching_distance
 from dpcert.mechanisms.metric_user_level.gkrr import GeneralizedKRR
 from dpcert.mechanisms.metric_user_level.itemwise import PrivEMDItemWise
+from dpcert.mechanisms.metric_user_level.user_datasets import global_histogram, user_datasets
 
 __all__ = ["FreqEstLocal"]
 
@@ -64,19 +65,12 @@ class FreqEstLocal(Mechanism):
         return self.mechanism.float_inverse_matrix()
 
     def datasets(self, x: object) -> np.ndarray:
-        """``x`` validated as an n x m integer array of item indices in 0..k-1 (n, m >= 1)."""
-        array = np.asarray(x)
-        k = self.mechanism.metric.k
-        if array.ndim != 2 or array.size == 0 or array.dtype.kind not in "iu":
-            raise InvalidParameterError(f"x must be an n x m array of item indices (one row per user). Got {x!r}")
-        if array.min() < 0 or array.max() >= k:
-            raise InvalidParameterError(f"x must hold item indices in 0..{k - 1}")
-        return array.astype(np.int64)
+        """``x`` validated as an n x m integer array of item indices in 0..k-1 (one row per user; n, m >= 1)."""
+        return user_datasets(x, self.mechanism.metric.k)
 
     def normalised_histogram(self, x: object) -> np.ndarray:
-        """K~ of the global dataset K_G (all users' items), as floats."""
-        array = self.datasets(x)
-        return np.bincount(array.ravel(), minlength=self.mechanism.metric.k) / array.size
+        """K~_G, the normalised histogram of all users' items, as floats."""
+        return global_histogram(x, self.mechanism.metric.k)
 
     def _itemwise(self, m: int) -> PrivEMDItemWise:
         return PrivEMDItemWise(self.mechanism, m)

@@ -38,6 +38,7 @@ from dpcert.mechanisms.base import FiniteMechanism, Mechanism, check_size, requi
 from dpcert.mechanisms.neighbours import Adjacency, AllPairs
 from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int
 from dpcert.mechanisms.metric_user_level.central_laplace import replace_one_user
+from dpcert.mechanisms.metric_user_level.user_datasets import global_histogram, user_datasets
 
 __all__ = ["HadamardFreqEst", "HadamardResponse", "MAX_HADAMARD_K", "MAX_ENUMERATED_HADAMARD_K",
            "hadamard_order", "sylvester_signs"]
@@ -223,19 +224,12 @@ class HadamardFreqEst(Mechanism):
         return self.mechanism.float_estimator_matrix()
 
     def datasets(self, x: object) -> np.ndarray:
-        """``x`` validated as an n x m integer array of values in 0..k-1 (n, m >= 1)."""
-        array = np.asarray(x)
-        k = self.mechanism.k
-        if array.ndim != 2 or array.size == 0 or array.dtype.kind not in "iu":
-            raise InvalidParameterError(f"x must be an n x m array of item indices (one row per user). Got {x!r}")
-        if array.min() < 0 or array.max() >= k:
-            raise InvalidParameterError(f"x must hold item indices in 0..{k - 1}")
-        return array.astype(np.int64)
+        """``x`` validated as an n x m integer array of item indices in 0..k-1 (one row per user; n, m >= 1)."""
+        return user_datasets(x, self.mechanism.k)
 
     def normalised_histogram(self, x: object) -> np.ndarray:
-        """K~ of the global dataset (all users' items), as floats."""
-        array = self.datasets(x)
-        return np.bincount(array.ravel(), minlength=self.mechanism.k) / array.size
+        """K~_G, the normalised histogram of all users' items, as floats."""
+        return global_histogram(x, self.mechanism.k)
 
     def release(self, x: object, rng: np.random.Generator) -> np.ndarray:
         """What the users release: one output histogram per user (n x K counts)."""

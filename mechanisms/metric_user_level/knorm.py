@@ -53,6 +53,7 @@ import sympy
 
 from dpcert.mechanisms.base import Mechanism, check_size
 from dpcert.mechanisms.metric_user_level.central_laplace import replace_one_user
+from dpcert.mechanisms.metric_user_level.user_datasets import user_datasets
 from dpcert.mechanisms.neighbours import Adjacency
 from dpcert.mechanisms.parameters import (
     InvalidParameterError,
@@ -317,13 +318,8 @@ class KNormMechanism(Mechanism):
         return tuple(_fraction(name, c) for c in v)
 
     def datasets(self, x: object) -> np.ndarray:
-        """``x`` validated as an n x m integer array of values in 0..k-1 (one row per user; n, m >= 1)."""
-        array = np.asarray(x)
-        if array.ndim != 2 or array.size == 0 or array.dtype.kind not in "iu":
-            raise InvalidParameterError(f"x must be an n x m array of item indices (one row per user). Got {x!r}")
-        if array.min() < 0 or array.max() >= self.k:
-            raise InvalidParameterError(f"x must hold item indices in 0..{self.k - 1}. Got {x!r}")
-        return array.astype(np.int64)
+        """``x`` validated as an n x m integer array of item indices in 0..k-1 (one row per user; n, m >= 1)."""
+        return user_datasets(x, self.k)
 
     def _exact_value(self, x: object) -> tuple[Fraction, ...]:
         array = self.datasets(x)

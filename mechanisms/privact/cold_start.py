@@ -38,7 +38,8 @@ from dpcert.mechanisms.privact.social_similarity import hop_distances
 from dpcert.mechanisms.privact.tree import ClusterTree
 
 __all__ = ["STRATEGIES", "TABLE4", "TABLE5", "TREE_SEEDS", "ColdStartTables", "StrategyScores",
-           "cold_start_tables", "mean_scores", "released_trees", "seeds_of"]
+           "cold_start_tables", "experiment_json", "mean_scores", "released_trees", "scores_json",
+           "seeds_of"]
 
 TREE_SEEDS = (1234, 144, 1766)
 """The paper's three tree seeds ([code]; spec §4.2)."""
@@ -117,20 +118,29 @@ class ColdStartTables:
 
     def as_json(self) -> dict[str, object]:
         """A JSON-ready dict, the paper's values beside the measured ones where the paper has them."""
-        def table(measured: dict[str, StrategyScores], paper: dict[str, dict[str, tuple[Fraction, Fraction]]]):
-            return {name: {"ndcg": s.ndcg, "map": s.map_code, "map_paper_normalisation": s.map_paper, "runs": s.runs,
-                           "paper_ndcg": float(paper[self.network][name][0]),
-                           "paper_map": float(paper[self.network][name][1])} for name, s in measured.items()}
-
-        return {"network": self.network, "n": self.n, "edges": self.edges, "items": self.items,
-                "eps_edge": str(self.eps_edge), "iterations_per_node": self.iterations_per_node,
-                "tree_seeds": list(self.tree_seeds), "split_seeds": list(self.split_seeds), "k": self.k,
-                "test_users": list(self.test_users), "table4_current_ordering": table(self.current, TABLE4),
-                "table5_older_ordering": table(self.older, TABLE5),
+        return {**experiment_json(self), "table4_current_ordering": scores_json(self.current, TABLE4[self.network]),
+                "table5_older_ordering": scores_json(self.older, TABLE5[self.network]),
                 "section_7_4_distance_ndcg_correlations": [None if np.isnan(r) else r
                                                            for r in self.distance_correlations],
                 "tree_seconds": self.tree_seconds,
                 "ranking_seconds": self.ranking_seconds}
+
+
+def experiment_json(table: object) -> dict[str, object]:
+    """The fields every Section 7 experiment (ColdStartTables, ExistingUsersTable) reports: the network, its size,
+    PRIVACT's budget and the runs."""
+    return {"network": table.network, "n": table.n, "edges": table.edges, "items": table.items,
+            "eps_edge": str(table.eps_edge), "iterations_per_node": table.iterations_per_node,
+            "tree_seeds": list(table.tree_seeds), "split_seeds": list(table.split_seeds), "k": table.k,
+            "test_users": list(table.test_users)}
+
+
+def scores_json(measured: dict[str, StrategyScores], paper: dict[str, tuple[Fraction, Fraction]]
+                ) -> dict[str, dict[str, object]]:
+    """Each strategy's means beside the paper's (NDCG@k, MAP@k)."""
+    return {name: {"ndcg": s.ndcg, "map": s.map_code, "map_paper_normalisation": s.map_paper, "runs": s.runs,
+                   "paper_ndcg": float(paper[name][0]), "paper_map": float(paper[name][1])}
+            for name, s in measured.items()}
 
 
 def released_trees(graph: SocialGraph, eps_edge: object, *, tree_seeds: Sequence[int] = TREE_SEEDS,

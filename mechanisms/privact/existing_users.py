@@ -28,7 +28,15 @@ from fractions import Fraction
 import numpy as np
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
-from dpcert.mechanisms.privact.cold_start import TREE_SEEDS, StrategyScores, mean_scores, released_trees, seeds_of
+from dpcert.mechanisms.privact.cold_start import (
+    TREE_SEEDS,
+    StrategyScores,
+    experiment_json,
+    mean_scores,
+    released_trees,
+    scores_json,
+    seeds_of,
+)
 from dpcert.mechanisms.privact.gentree import DEFAULT_ITERATIONS_PER_NODE
 from dpcert.mechanisms.privact.paper_ids import paper_labelled_graph
 from dpcert.mechanisms.privact.ranking_metrics import RankingScores, ranking_scores
@@ -80,15 +88,8 @@ class ExistingUsersTable:
 
     def as_json(self) -> dict[str, object]:
         """A JSON-ready dict, the paper's values beside the measured ones."""
-        paper = TABLE3[self.network]
-        return {"network": self.network, "n": self.n, "edges": self.edges, "items": self.items,
-                "eps_edge": str(self.eps_edge), "iterations_per_node": self.iterations_per_node,
-                "tree_seeds": list(self.tree_seeds), "split_seeds": list(self.split_seeds), "k": self.k,
-                "serec_factors": self.parameters.factors, "serec_epochs": self.parameters.epochs,
-                "test_users": list(self.test_users),
-                "table3": {name: {"ndcg": s.ndcg, "map": s.map_code, "map_paper_normalisation": s.map_paper,
-                                  "runs": s.runs, "paper_ndcg": float(paper[name][0]),
-                                  "paper_map": float(paper[name][1])} for name, s in self.scores.items()},
+        return {**experiment_json(self), "serec_factors": self.parameters.factors,
+                "serec_epochs": self.parameters.epochs, "table3": scores_json(self.scores, TABLE3[self.network]),
                 "tree_seconds": self.tree_seconds, "fit_seconds": self.fit_seconds}
 
 
