@@ -33,6 +33,7 @@ specs/gilbert_online_recommendation.md, section 3 (Theorem 15) and A8, A13.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,9 +81,9 @@ class Theorem15Configuration:
     P: int
 
     def __post_init__(self) -> None:
-        settings = tuple(int(s) for s in self.settings)
-        if not settings or not set(settings) <= set(SETTINGS):
+        if isinstance(self.settings, (str, bytes)) or not isinstance(self.settings, Sequence) or not self.settings:
             raise InvalidParameterError(f"settings must be a non-empty sequence of values in 1..4. Got {self.settings!r}")
+        settings = tuple(require_int("settings", s, minimum=1, maximum=4) for s in self.settings)
         object.__setattr__(self, "settings", settings)
         object.__setattr__(self, "P", require_int("P", self.P, minimum=1))
 
@@ -142,6 +143,8 @@ class Theorem15Adversary:
         T = require_int("T", self.T, minimum=1)
         D = require_int("D", self.D, minimum=0, maximum=2 * T)
         R = require_int("R", self.R, minimum=0, maximum=2 * T - D)
+        if not isinstance(self.mimic, bool):
+            raise InvalidParameterError(f"mimic must be True or False. Got {self.mimic!r}")
         for name, value in (("T", T), ("D", D), ("R", R), ("P", require_int("P", self.P, minimum=1))):
             object.__setattr__(self, name, value)
 

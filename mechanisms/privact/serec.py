@@ -134,10 +134,13 @@ def contact_counts(n_users: int, relation: Sequence[np.ndarray]) -> np.ndarray:
     each contact, once, as RecQ's trust file holds (u, u′) and (u′, u) (spec §2.7).
     """
     n_users = require_int("n_users", n_users, minimum=1)
-    if len(relation) != n_users:
-        raise InvalidParameterError(f"relation must give one contact list per user ({n_users}). Got {len(relation)}")
+    if isinstance(relation, (str, bytes)) or not isinstance(relation, Sequence) or len(relation) != n_users:
+        raise InvalidParameterError(f"relation must give one contact list per user ({n_users}). Got {relation!r:.80}")
     rows = np.concatenate([np.full(len(c), u, dtype=np.int64) for u, c in enumerate(relation)] or [np.zeros(0, int)])
-    cols = np.concatenate([np.asarray(c, dtype=np.int64) for c in relation] or [np.zeros(0, int)])
+    given = np.concatenate([a for a in (np.asarray(c).reshape(-1) for c in relation) if a.size] or [np.zeros(0, int)])
+    if given.size and given.dtype.kind not in "iu":
+        raise InvalidParameterError(f"relation's contacts must be integer user indices. Got dtype {given.dtype}")
+    cols = given.astype(np.int64)
     if cols.size and (cols.min() < 0 or cols.max() >= n_users):
         raise InvalidParameterError(f"relation's contacts must be users in [0, {n_users - 1}]")
     keep = rows != cols

@@ -27,6 +27,7 @@ import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import sympy
@@ -634,7 +635,9 @@ def bernstein_radius(variance: float, bound: float, delta: float) -> float:
     if not 0 < delta < 1:
         raise InvalidParameterError(f"delta must be in (0, 1). Got {delta}")
     log = math.log(1 / delta)
-    return bound * log / 3 + math.sqrt((bound * log / 3) ** 2 + 2 * variance * log)
+    radius = bound * log / 3 + math.sqrt((bound * log / 3) ** 2 + 2 * variance * log)
+    # rounded outward: the float evaluation is within a few ulps, so 1e-12 relative covers it
+    return math.nextafter(radius * (1 + 1e-12), math.inf)
 
 
 @dataclass(frozen=True)
@@ -643,14 +646,16 @@ class ExpectedLossCheck:
 
     Attributes:
         runs, seed: the simulation.
-        mean: the runs' mean loss.
-        bound: the theorem's expected-loss bound (float).
-        radius: the Bernstein radius t at level ``alpha``.
+        total: the loss summed over the runs (exact).
+        mean: the runs' mean loss (total / runs, for display).
+        bound: the theorem's expected-loss bound (float, rounded up).
+        radius: the Bernstein radius t at level ``alpha`` (rounded up).
         alpha: the false-failure probability when the theorem holds.
     """
 
     runs: int
     seed: int
+    total: int
     mean: float
     bound: float
     radius: float
@@ -658,8 +663,8 @@ class ExpectedLossCheck:
 
     @property
     def passes(self) -> bool:
-        """mean <= bound + radius."""
-        return self.mean <= self.bound + self.radius
+        """total / runs <= bound + radius, compared exactly (the floats as the rationals they are)."""
+        return Fraction(self.total, self.runs) <= Fraction(self.bound) + Fraction(self.radius)
 
 
 def expected_loss_check(algorithm: PREC | PRECSim, instance: Instance | AdaptiveInstance, bound: object, *,
@@ -678,11 +683,21 @@ def expected_loss_check(algorithm: PREC | PRECSim, instance: Instance | Adaptive
     seed = require_int("seed", seed, minimum=0)
     if not 0 < alpha < 1:
         raise InvalidParameterError(f"alpha must be in (0, 1). Got {alpha}")
+    try:
+        bound_value = float(bound)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        bound_value = math.nan
+    if not 0 <= bound_value < math.inf:
+        raise InvalidParameterError(f"bound must be a finite number >= 0. Got {bound!r}")
+    bound_value = math.nextafter(bound_value, math.inf)  # float() rounds to nearest: one ulp up covers the bound
     result = algorithm.simulate(instance, runs, np.random.default_rng(seed))
     count = result.losses.shape[0]
+    if count == 0:
+        raise InvalidParameterError(f"runs must be >= 1. Got {runs!r}")
     gamma, T = float(algorithm.params.gamma), algorithm.params.T
-    t = bernstein_radius(count * T * gamma * (1 - gamma), 1.0, alpha) / count
-    return ExpectedLossCheck(count, seed, float(result.total_loss.mean()), float(bound), t, alpha)
+    t = math.nextafter(bernstein_radius(count * T * gamma * (1 - gamma), 1.0, alpha) / count, math.inf)
+    total = int(result.total_loss.sum())
+    return ExpectedLossCheck(count, seed, total, total / count, bound_value, t, alpha)
 
 
 @dataclass(frozen=True)
@@ -735,7 +750,7 @@ def theorem_6_random_client_loss(algorithm: PREC | PRECSim, R: object, *, P: obj
         total += expected
         if exact_sign(expected - worst) > 0:
             worst, worst_client = expected, liked
-    return RandomClientLoss(m, T, R, m**R, sympy.nsimplify(total / m**R), worst, tuple(worst_client))
+    return RandomClientLoss(m, T, R, m**R, total / m**R, worst, tuple(worst_client))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -752,11 +767,13 @@ class BoundsConsistency:
     """Theorem 17's eps (both forms) against Theorem 1's lower bound at Theorem 16's loss, m = 2.
 
     Attributes:
-        cases: the (T, D, R, P, n) rows compared (Theorem 17's conditions hold, D <= T, n >= P).
+        cases: the (T, D, R, P, n) rows compared (Theorem 17's conditions hold, D <= T, n >= P, T > R + 1 so
+            that ln(T/(R+1)) > 0).
         smallest_gap: the smallest eps_upper - eps_lower (float) and where: (T, D, R, P, n, form).
         witness: the first row with a negative gap, or None.
         largest_ratio: the largest eps_upper (paper form) / ((D+R+1) ln(T/(R+1)) / P), which Theorem 2's
-            O((1/P)(D+R+1) log(T/(R+1))) bounds by 72 m^2 = 288.
+            O((1/P)(D+R+1) log(T/(R+1))) bounds by 72 m^2 = 288 (float, for display).
+        ratio_within: every ratio <= 288, its sign decided exactly.
     """
 
     cases: int
@@ -764,11 +781,12 @@ class BoundsConsistency:
     smallest_at: tuple[int, int, int, int, int, str] | None
     witness: tuple[int, int, int, int, int, str] | None
     largest_ratio: float
+    ratio_within: bool
 
     @property
     def consistent(self) -> bool:
         """No negative gap, the ratio within 72 m^2, and at least one row compared."""
-        return self.cases > 0 and self.witness is None and self.largest_ratio <= 288
+        return self.cases > 0 and self.witness is None and self.ratio_within
 
 
 def bounds_consistency(grid: Iterable[tuple[int, int, int, int, int]]) -> BoundsConsistency:
@@ -780,10 +798,10 @@ def bounds_consistency(grid: Iterable[tuple[int, int, int, int, int]]) -> Bounds
 
     References: 001_8845c8f909738498.txt, Theorems 1, 2, 16 and 17; spec T22.
     """
-    cases, smallest, smallest_at, witness, largest = 0, math.inf, None, None, 0.0
+    cases, smallest, smallest_at, witness, largest, within = 0, math.inf, None, None, 0.0, True
     for row in grid:
         T, D, R, P, n = (require_int(name, value, minimum=0) for name, value in zip("TDRPn", row))
-        if D > T or n < P or P < 1 or not eps_upper_prec(2, T, D, R, P).valid:
+        if D > T or n < P or P < 1 or T <= R + 1 or not eps_upper_prec(2, T, D, R, P).valid:
             continue
         for form in ("paper", "tight"):
             gap = eps_bounds_gap(2, n, P, D, R, T, form=form)
@@ -793,5 +811,6 @@ def bounds_consistency(grid: Iterable[tuple[int, int, int, int, int]]) -> Bounds
                 smallest, smallest_at = float(gap.value), (T, D, R, P, n, form)
         ratio = eps_upper_prec(2, T, D, R, P).value / ((D + R + 1) * sympy.log(sympy.Rational(T, R + 1)) / P)
         largest = max(largest, float(ratio))
+        within = within and exact_sign(288 - ratio) >= 0
         cases += 1
-    return BoundsConsistency(cases, smallest, smallest_at, witness, largest)
+    return BoundsConsistency(cases, smallest, smallest_at, witness, largest, within)

@@ -37,6 +37,10 @@ from dpcert.accountant.price_of_privacy import lemma_25_rhs, records, theorem_14
 from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.price_of_privacy import MembershipQuery, PairwisePreferenceSketch, enumerate_user_data
 
+__all__ = ["LEMMA_30_TOLERANCE", "ldp_information_quadratic_steps", "lemma_25_sides", "lemma_30_cases",
+           "membership_yes_probability", "pair_sketch_joint_probability", "theorem_14_box_vertex_maximum",
+           "theorem_14_symbolic_steps", "theorem_14_true_box_maximum", "vector_facts"]
+
 _MP50 = real_context(170)
 """50 digits in a private mpmath context."""
 LEMMA_30_TOLERANCE = _MP50.mpf(10) ** -40
@@ -57,7 +61,7 @@ def _kl(p: list[Fraction], q: list[Fraction]):
     return mp.fsum(_mp(a) * (mp.log(_mp(a)) - mp.log(_mp(b))) for a, b in zip(p, q) if a)
 
 
-def lemma_30_cases(seed: int = 30):
+def lemma_30_cases(*, seed: int = 30):
     """Yield (N, F name, gap, divergence, chain-rule residual) for seeded random laws P^T on {0,1}^N.
 
     gap = H(P^0) - H(P^T) with H(P^0) = N ln 2; divergence = D(p || p^0) for p the law of F; the

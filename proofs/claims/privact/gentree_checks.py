@@ -22,6 +22,7 @@ import numpy as np
 import scipy.sparse
 import scipy.sparse.csgraph
 
+from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.mechanisms.privact import TABLE1, acceptance_log_probability, swap_move_counts, tree_qualities
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claims.privact.checks import TABLE2, theorem_6_vacuity_table
@@ -38,10 +39,21 @@ def stationarity_defects(S: np.ndarray, log_acceptance: Callable[[object], objec
 
     (πP)_j = Σ_{i≠j} x^{Q_i} P_ij + x^{Q_j}(1 − Σ_{k≠j} P_jk) with P_ij = M_ij/(2(n − 2)) · x^{log_acceptance(Q_j − Q_i)},
     M the move counts; integer S gives integer exponents, so each side is a Laurent polynomial in x.
+
+    Args:
+        S: a symmetric dissimilarity matrix on 3 <= n <= 6 users giving every tree an integer Q_D (integer S does) (the dense move-count
+            matrix has ((2n - 3)!!)^2 entries: 893,025 at n = 6).
+        log_acceptance: ΔQ -> the log of the acceptance probability, an integer for integer ΔQ.
     """
-    n = S.shape[0]
+    qualities = tree_qualities(S)  # validates S
+    n = int(np.asarray(S).shape[0])
+    if not 3 <= n <= 6:
+        raise InvalidParameterError(f"S must be a matrix on 3 to 6 users (n x n). Got n = {n}")
+    quality = [int(q) for q in qualities]
+    if any(q != exact for q, exact in zip(quality, qualities)):
+        raise InvalidParameterError("S must give every tree an integer Q_D (integer entries do); the "
+                                    "Laurent-polynomial comparison needs integer exponents")
     moves = swap_move_counts(n)
-    quality = [int(q) for q in tree_qualities(S)]
     scale = Fraction(1, 2 * (n - 2))
     defects = []
     for j in range(len(quality)):

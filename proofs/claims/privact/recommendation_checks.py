@@ -224,10 +224,13 @@ def section_7_4_lastfm_measured() -> tuple[Verdict, str]:
     if absent is not None:
         return absent
     correlations = [r for r in _measured("lastfm").distance_correlations if r == r]
+    if not correlations:
+        return Verdict.UNKNOWN, (f"lastfm at {SMALL_ITERATIONS_PER_NODE} x n proposals, 3 trees x 5 splits: no run "
+                                 "gave a defined correlation (every r is NaN)")
     negative = sum(r < 0 for r in correlations)
     evidence = (f"lastfm at {SMALL_ITERATIONS_PER_NODE} x n proposals, 3 trees x 5 splits: r in "
                 f"[{min(correlations):.3f}, {max(correlations):.3f}], {negative} of {len(correlations)} runs negative "
                 "(the paper: [-0.31, -0.03])")
-    if correlations and negative == len(correlations):
+    if negative == len(correlations):
         return Verdict.CONFIRMED, evidence
     return Verdict.REFUTED, "witness a run with r >= 0: " + evidence

@@ -148,6 +148,9 @@ def test_settings_chain_and_legality():
     (lambda: Theorem15Adversary(4, 5, 4), "R"),
     (lambda: Theorem15Adversary(4, 1, 1, 0), "P"),
     (lambda: Theorem15Configuration((1, 5), 1), "settings"),
+    (lambda: Theorem15Configuration((1.5, 2), 1), "settings"),
+    (lambda: Theorem15Configuration("12", 1), "settings"),
+    (lambda: Theorem15Adversary(4, 1, 1, mimic="yes"), "mimic"),
     (lambda: adversary_statistics(PREC(3, 5), Theorem15Adversary(5, 1, 1)), "algorithm"),
     (lambda: simulate_adversary(PREC(2, 5), Theorem15Adversary(5, 1, 1), 10, 3), "rng"),
 ])

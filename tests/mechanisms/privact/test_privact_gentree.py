@@ -8,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.mechanisms.privact import (
     acceptance_log_probability,
     all_trees,
@@ -31,6 +32,8 @@ def test_gentree_kernel_satisfies_exact_detailed_balance():
     assert stationarity_defects(S, acceptance_log_probability) == []
     assert len(stationarity_defects(S, lambda delta: min(0, 2 * delta))) > 50
     assert acceptance_log_probability(Fraction(-3, 2)) == Fraction(-3, 2) and acceptance_log_probability(7) == 0
+    with pytest.raises(InvalidParameterError, match="^S "):  # Q_D not an integer: the exponents would be truncated
+        stationarity_defects(S + 0.3, acceptance_log_probability)
 
 
 @pytest.mark.parametrize("n", [4, 5, 6])

@@ -150,6 +150,10 @@ def test_bad_inputs_name_the_argument():
         fit_serec(train, -np.ones(7))
     with pytest.raises(InvalidParameterError, match="^relation"):
         contact_counts(2, [np.array([5]), np.array([0])])
+    with pytest.raises(InvalidParameterError, match="^relation"):
+        contact_counts(2, [np.array([1.7]), np.array([])])  # a float index is not truncated to a user
+    with pytest.raises(InvalidParameterError, match="^relation"):
+        contact_counts(2, 5)
     model = fit_serec(train, None, parameters=SERecParameters(factors=1, epochs=1))
     with pytest.raises(InvalidParameterError, match="^k "):
         serec_top_k(model, train, [0], k=0)
