@@ -128,10 +128,11 @@ def _rr_delta(ctx, j: int, eps0_float: float, eps_float: float, log_p, log_q, e_
     only l with (j - 2l) eps0 > eps (up to float slack) can contribute, each term clipped at 0, and terms
     with l below j q - sqrt(j * ``_WINDOW_BITS`` ln 2 / 2) are replaced by their Hoeffding bound ``tail``.
     """
-    top = math.floor((j - eps_float / eps0_float) / 2 + 1e-9)
+    ratio = eps_float / eps0_float  # inf for a huge eps: then no flip count can contribute
+    top = math.floor((j - ratio) / 2 + 1e-9) if ratio <= j + 1 else -1
     if top < 0:
         return ctx.mpf(0), 0
-    centre = j / (1 + math.exp(eps0_float))
+    centre = j / (1 + math.exp(min(eps0_float, 700.0)))  # e^-700 j < 1e-300: the window starts at 0 either way
     low = max(0, math.floor(centre - math.sqrt(j * _WINDOW_BITS * math.log(2) / 2)))
     total = ctx.mpf(0) if low == 0 else ctx.mpf((0, tail.b))
     if low > top:

@@ -392,7 +392,7 @@ def lemma_b1_check(rows: Sequence[Sequence[object]], distances: Sequence[Sequenc
     References: 002_1def8c9789d6e1bd.txt, Lemma B.1; specs/imola_metric_dp_user_level.md, T10.
     """
     delta = _probability_open("delta", delta)
-    if len(changed) != 2:
+    if isinstance(changed, (str, bytes)) or not isinstance(changed, Sequence) or len(changed) != 2:
         raise InvalidParameterError(f"changed must be a pair (x_1^0, x_1^1) of row indices. Got {changed!r}")
     x0, x1 = (require_int(f"changed[{i}]", x, minimum=0, maximum=len(rows) - 1) for i, x in enumerate(changed))
     if x0 == x1:

@@ -27,7 +27,7 @@ import sympy
 
 from dpcert.mechanisms.base import Mechanism, check_size
 from dpcert.mechanisms.neighbours import Adjacency
-from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int
+from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, to_exact
 from dpcert.mechanisms.metric_user_level.user_datasets import global_histogram, user_datasets
 
 __all__ = ["CentralLaplaceHistogram", "normalise_clipped", "replace_one_user"]
@@ -90,12 +90,17 @@ class CentralLaplaceHistogram(Mechanism):
         return tuple(sympy.Rational(int(c), array.size) for c in counts)
 
     def log_density_ratio(self, z: object, x: object, x_prime: object) -> sympy.Expr:
-        """ln(p_x(z) / p_x'(z)) = (||z - K~'_G||_1 - ||z - K~_G||_1) / b, exactly (z exact numbers)."""
+        """ln(p_x(z) / p_x'(z)) = (||z - K~'_G||_1 - ||z - K~_G||_1) / b, exactly (x, x' of the same n x m shape).
+
+        ``z`` holds k finite numbers, read exactly (a float as the decimal it prints as).
+        """
         n = self.datasets(x).shape[0]
-        point = [sympy.nsimplify(v) if isinstance(v, float) else sympy.sympify(v) for v in z]
+        if self.datasets(x_prime).shape != self.datasets(x).shape:
+            raise InvalidParameterError("x_prime must have the shape of x (bounded user level: n and m are public)")
+        if isinstance(z, (str, bytes)) or np.ndim(z) != 1 or len(z) != self.k:
+            raise InvalidParameterError(f"z must be a vector of k = {self.k} numbers. Got {z!r}")
+        point = [to_exact("z", v) for v in z]
         q, q_prime = self.exact_histogram(x), self.exact_histogram(x_prime)
-        if len(point) != self.k:
-            raise InvalidParameterError(f"z must have k = {self.k} coordinates. Got {len(point)}")
         return (sum(abs(a - b) for a, b in zip(point, q_prime)) - sum(abs(a - b) for a, b in zip(point, q))) \
             / self.scale(n)
 

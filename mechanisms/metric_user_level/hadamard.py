@@ -146,9 +146,10 @@ class HadamardResponse(FiniteMechanism):
         a uniform y is drawn and, when it falls on the wrong side of row x + 1, moved to y XOR 2^b with b
         the lowest set bit of x + 1, which flips H[x + 1, y] and is a bijection between the two halves.
         """
-        values = np.asarray(x, dtype=np.int64)
-        if values.size and (values.min() < 0 or values.max() >= self.k):
-            raise InvalidParameterError(f"x must hold inputs in 0..{self.k - 1}")
+        values = np.asarray(x)
+        if values.dtype.kind not in "iu" or (values.size and (values.min() < 0 or values.max() >= self.k)):
+            raise InvalidParameterError(f"x must hold integer inputs in 0..{self.k - 1}")
+        values = values.astype(np.int64)
         rows = values + 1
         y = rng.integers(0, self.order, size=values.shape)
         inside = rng.random(values.shape) < self.keep_probability
@@ -242,8 +243,10 @@ class HadamardFreqEst(Mechanism):
     def estimate(self, releases: object) -> np.ndarray:
         """F~ = v B' with v the mean of the released histograms, each normalised to sum 1."""
         counts = np.asarray(releases, dtype=float)
-        if counts.ndim != 2 or counts.shape[1] != self.mechanism.order or np.any(counts.sum(axis=1) <= 0):
-            raise InvalidParameterError(f"releases must be non-empty count vectors of length {self.mechanism.order}")
+        if counts.ndim != 2 or counts.shape[1] != self.mechanism.order or not np.all(np.isfinite(counts)) \
+                or np.any(counts < 0) or np.any(counts.sum(axis=1) <= 0):
+            raise InvalidParameterError(f"releases must be non-empty vectors of non-negative counts of length "
+                                        f"{self.mechanism.order}")
         v = (counts / counts.sum(axis=1, keepdims=True)).mean(axis=0)
         return v @ self.estimator
 

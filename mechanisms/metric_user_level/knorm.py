@@ -234,6 +234,11 @@ class KNormMechanism(Mechanism):
         if _exact_rank(self.generators) < self.d:
             raise InvalidParameterError(f"query's column differences a_x - a_y must span R^d (d = {self.d}): "
                                         "drop dependent rows. Got a lower-dimensional sensitivity polytope")
+        try:
+            self._polytope  # certify D now, so a query qhull cannot handle fails here, naming the parameter
+        except (OverflowError, scipy.spatial.QhullError) as error:
+            raise InvalidParameterError(f"{shape}, each within the float range qhull works in. Got {self.query!r} "
+                                        f"({type(error).__name__})") from error
 
     @property
     def d(self) -> int:

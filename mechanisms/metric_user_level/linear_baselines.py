@@ -32,6 +32,7 @@ import numpy as np
 import sympy
 
 from dpcert.mechanisms.base import Mechanism, check_size
+from dpcert.mechanisms.exact_arithmetic import exact_max, exact_sign
 from dpcert.mechanisms.neighbours import AllPairs
 from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, to_exact
 
@@ -81,8 +82,7 @@ class DuchiLinearQuery(Mechanism):
     @cached_property
     def radius(self) -> sympy.Expr:
         """R = ||M||_{1->2}, the largest l2 norm of a column (exact)."""
-        norms = [sympy.sqrt(sum(row[x] ** 2 for row in self.query)) for x in range(self.k)]
-        return max(norms, key=lambda v: float(v))
+        return sympy.sqrt(exact_max(sum(row[x] ** 2 for row in self.query) for x in range(self.k)))
 
     @cached_property
     def keep_probability(self) -> sympy.Expr:
@@ -116,8 +116,9 @@ class DuchiLinearQuery(Mechanism):
         """One release for each row of ``v`` (N x d query values of l2 norm <= R)."""
         values = np.atleast_2d(np.asarray(v, dtype=float))
         radius = float(self.radius)
-        norms = np.linalg.norm(values, axis=1)
-        if values.shape[1] != self.d or np.any(norms > radius * (1 + 1e-12)):
+        norms = np.linalg.norm(values, axis=1) if values.ndim == 2 else np.full(1, np.nan)
+        if values.ndim != 2 or values.shape[1] != self.d or not np.all(np.isfinite(values)) \
+                or np.any(norms > radius * (1 + 1e-12)):
             raise InvalidParameterError(f"v must be rows of {self.d} numbers of l2 norm <= R = {radius:.6g}")
         direction = np.where(norms[:, None] > 0, values / np.where(norms > 0, norms, 1.0)[:, None],
                              np.eye(1, self.d)[0])
@@ -150,6 +151,8 @@ class DuchiLinearQuery(Mechanism):
         if len(point) != self.d or len(value) != self.d:
             raise InvalidParameterError(f"z and v must have d = {self.d} coordinates")
         norm = sympy.sqrt(sum(c**2 for c in value))
+        if exact_sign(norm - self.radius) > 0:
+            raise InvalidParameterError(f"v must have l2 norm <= R = {self.radius}. Got {norm}")
         toward = value if norm != 0 else [sympy.Integer(1)] + [sympy.Integer(0)] * (self.d - 1)
         plus = sympy.Rational(1, 2) + norm / (2 * self.radius)
         inner = sum(a * b for a, b in zip(point, toward))

@@ -266,8 +266,8 @@ def table2_rates(eps: object, alpha: object, delta: object, k: object, m: object
 
 def local_condition(eps: object, alpha: object, delta: object, k: object, m: object) -> bool:
     """Section 6.2.1: alpha > eps sqrt(k) if eps < ln(m/delta)/sqrt(k), else alpha > eps^2 k / ln(m/delta)."""
-    eps, alpha, delta = (_positive(name, v) for name, v in (("eps", eps), ("alpha", alpha), ("delta", delta)))
-    L, k = sympy.log(int(m) / delta), sympy.Integer(int(k))
+    eps, alpha, delta, k, m = _condition_inputs(eps, alpha, delta, k, m)
+    L = sympy.log(m / delta)
     if exact_sign(L / sympy.sqrt(k) - eps) > 0:
         return exact_sign(alpha - eps * sympy.sqrt(k)) > 0
     return exact_sign(alpha - eps**2 * k / L) > 0
@@ -275,16 +275,20 @@ def local_condition(eps: object, alpha: object, delta: object, k: object, m: obj
 
 def central_condition(eps: object, alpha: object, delta: object, k: object, m: object) -> bool:
     """Section 6.2.2: alpha >= eps sqrt(k ln(m/delta)) if eps <= sqrt(ln(m/delta)/k), else alpha >= eps^2 k."""
-    eps, alpha, delta = (_positive(name, v) for name, v in (("eps", eps), ("alpha", alpha), ("delta", delta)))
-    L, k = sympy.log(int(m) / delta), sympy.Integer(int(k))
+    eps, alpha, delta, k, m = _condition_inputs(eps, alpha, delta, k, m)
+    L = sympy.log(m / delta)
     if exact_sign(sympy.sqrt(L / k) - eps) >= 0:
         return exact_sign(alpha - eps * sympy.sqrt(k * L)) >= 0
     return exact_sign(alpha - eps**2 * k) >= 0
 
 
-def _positive(name: str, value: object) -> sympy.Expr:
-    """``value`` as an exact number > 0."""
-    return require_real(name, value, low=0, low_open=True)
+def _condition_inputs(eps: object, alpha: object, delta: object, k: object,
+                      m: object) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr, sympy.Integer, sympy.Integer]:
+    """eps, alpha > 0 and delta in (0, 1) exactly, k >= 2 and m >= 1 integers (as sympy numbers)."""
+    eps, alpha = (require_real(name, v, low=0, low_open=True) for name, v in (("eps", eps), ("alpha", alpha)))
+    delta = require_real("delta", delta, low=0, high=1, low_open=True, high_open=True)
+    return (eps, alpha, delta, sympy.Integer(require_int("k", k, minimum=2)),
+            sympy.Integer(require_int("m", m, minimum=1)))
 
 
 _GRID_EPS = (_Q(1, 10), _Q(1, 2), _Q(1), _Q(2), _Q(5))
@@ -341,8 +345,8 @@ at most six intervals of a claim all hold with probability >= 1 - 10^-6 (union b
 def mean_interval(values: object) -> tuple[float, float]:
     """The sample mean +- Z_QUANTILE standard errors: a normal-approximation interval at level 1 - 10^-7."""
     array = np.asarray(values, dtype=float)
-    if array.ndim != 1 or len(array) < 2:
-        raise InvalidParameterError(f"values must be a 1-d sample of at least 2 numbers. Got shape {array.shape}")
+    if array.ndim != 1 or len(array) < 2 or not np.all(np.isfinite(array)):
+        raise InvalidParameterError(f"values must be a 1-d sample of at least 2 finite numbers. Got shape {array.shape}")
     half = Z_QUANTILE * float(array.std(ddof=1)) / math.sqrt(len(array))
     return float(array.mean()) - half, float(array.mean()) + half
 
@@ -395,7 +399,7 @@ def local_comparison_measured() -> tuple[Verdict, str]:
         result = measured_comparison(setting, hadamard_eps0=eps0)
         if not result["local_condition"]:
             return _U, f"the local condition does not hold at m = {m}"
-        in_regime = setting.k <= math.sqrt(m) and float(setting.alpha) <= math.sqrt(m)
+        in_regime = setting.k**2 <= m and exact_sign(setting.alpha**2 - m) <= 0
         outcome, sentence = _compare(result, "freqest-local", "hadamard")
         alpha0 = result["calibrated"][1]
         lines.append(f"m = {m}, n = {n} ({'inside' if in_regime else 'outside'} the regime k, alpha <= sqrt(m); "

@@ -71,6 +71,8 @@ def test_released_estimate_is_a_probability_vector():
     (lambda: CentralLaplaceHistogram(1, 1), "k"),
     (lambda: CentralLaplaceHistogram(1, 3).sample(np.array([[0, 3]]), 2, np.random.default_rng(0)), "x"),
     (lambda: CentralLaplaceHistogram(1, 3).sample(np.array([[0, 1]]), -2, np.random.default_rng(0)), "size"),
+    (lambda: CentralLaplaceHistogram(1, 2).log_density_ratio([float("nan"), 0], [[0]], [[1]]), "z"),
+    (lambda: CentralLaplaceHistogram(1, 2).log_density_ratio([1, 0], [[0]], [[1], [1]]), "x_prime"),
 ])
 def test_invalid_arguments_name_the_parameter(call, parameter):
     with pytest.raises(InvalidParameterError, match=f"^{parameter}"):

@@ -108,6 +108,8 @@ def test_neighbours_are_one_replaced_user():
     (lambda: HadamardResponse(3, 1).sample(0, -1, np.random.default_rng(0)), "size"),
     (lambda: HadamardFreqEst(HadamardResponse(3, 1)).sample(np.array([[0, 3]]), 1, np.random.default_rng(0)), "x"),
     (lambda: HadamardFreqEst("k-rr"), "mechanism"),
+    (lambda: HadamardResponse(3, 1).sample_many(np.array([0.5]), np.random.default_rng(0)), "x"),
+    (lambda: HadamardFreqEst(HadamardResponse(3, 1)).estimate([[float("nan"), 1, 1, 1]]), "releases"),
 ])
 def test_invalid_arguments_name_the_parameter(call, parameter):
     with pytest.raises(InvalidParameterError, match=f"^{parameter}"):

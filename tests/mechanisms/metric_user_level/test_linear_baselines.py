@@ -29,6 +29,11 @@ def test_release_norm_and_radius():
     assert np.allclose(np.linalg.norm(draws, axis=1), float(expected))
 
 
+def test_radius_is_the_exact_largest_column_norm():
+    """Columns of norms 1 and 1 + 10^-17 (equal as floats): R is the larger, exactly."""
+    assert DuchiLinearQuery([[1, R(10**17 + 1, 10**17)], [0, 0]], 1).radius == R(10**17 + 1, 10**17)
+
+
 def test_density_takes_two_values_with_ratio_e_eps():
     mechanism = DuchiLinearQuery(QUERY, 1)
     pi = sympy.E / (1 + sympy.E)
@@ -64,6 +69,8 @@ def test_release_is_unbiased():
     (lambda: DuchiLinearQuery(QUERY, 0), "eps"),
     (lambda: DuchiLinearQuery(QUERY, 1).sample([3], 1, np.random.default_rng(0)), "x"),
     (lambda: DuchiLinearQuery(QUERY, 1).randomize([[2, 0, 0]], np.random.default_rng(0)), "v"),
+    (lambda: DuchiLinearQuery(QUERY, 1).randomize([[float("nan"), 0, 0]], np.random.default_rng(0)), "v"),
+    (lambda: DuchiLinearQuery(QUERY, 1).density([1, 0, 0], [2, 0, 0]), "v"),
 ])
 def test_invalid_arguments_name_the_parameter(call, parameter):
     with pytest.raises(InvalidParameterError, match=f"^{parameter}"):

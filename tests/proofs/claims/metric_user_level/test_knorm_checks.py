@@ -14,8 +14,8 @@ def test_privacy_is_confirmed_with_the_sup_attained():
 
 def test_privacy_decider_refutes_a_polytope_half_too_small(monkeypatch):
     """Noise calibrated to D/2 (a gauge twice as large) doubles the sensitivity: the decider names a witness."""
-    gauge = KNormMechanism.gauge
-    monkeypatch.setattr(KNormMechanism, "gauge", lambda self, v: 2 * gauge(self, v))
+    gauge = KNormMechanism._gauge  # every gauge, density and log ratio of the mechanism goes through it
+    monkeypatch.setattr(KNormMechanism, "_gauge", lambda self, v: 2 * gauge(self, v))
     verdict, evidence = knorm_checks.knorm_privacy()
     assert verdict is Verdict.REFUTED and evidence.startswith("witness d=1")
 
