@@ -211,7 +211,7 @@ CLAIMS: tuple[Claim, ...] = (
     computed_claim("table2-local-dem-wins", _source("Section 6.2.1 (Theorem 6.6 vs Lemma 6.4)"),
                    "with k, eps, alpha <= sqrt(m) and alpha > eps sqrt(k) (eps < ln(m/delta)/sqrt(k)), FreqEstLocal "
                    "with GKRR under (alpha, delta)-d_EM-DP has smaller d_EM error than Hadamard response under "
-                   "(eps, delta)-user-level DP", _R, local_comparison_measured, method="statistical"),
+                   "(eps, delta)-user-level DP", _U, local_comparison_measured, method="statistical"),
     computed_claim("table2-central-dem-wins", _source("Section 6.2.2 (Corollary 6.8 vs Lemma 6.7)"),
                    "with n <= m/alpha and alpha >= eps sqrt(k ln(m/delta)) (eps <= sqrt(ln(m/delta)/k)), central "
                    "FreqEstLocal with GKRR under (alpha, delta)-d_EM-DP has smaller d_EM error than the Laplace "
