@@ -7,8 +7,8 @@ at the largest eps0 whose exact delta(eps) is <= delta; FreqEstLocal at the larg
 alpha0 and alpha/m; Laplace at scale 2/(n eps)). Measured mean d_EM error (fixed seeds) with a 95%
 normal-approximation band, and each estimator's proved bound as a line, against n, k and m. A fourth panel
 compares the l2 error of a 2-d linear embedding query (mean location of 16 grid points, d_X Euclidean,
-diameter 1): PrivEMDLinear (K-norm noise, l2 sphere) local and central vs Duchi et al.'s eps-LDP randomizer.
-No central user-level K-norm baseline exists in dpcert yet, so that curve is left out.
+diameter 1): PrivEMDLinear (K-norm noise, l2 sphere) local and central vs Duchi et al.'s eps-LDP randomizer and
+the central Hardt-Talwar K-norm mechanism at eps (its query's grid read as rationals within 1e-12).
 
 Run: python benchmarks/plot_metric_user_level_comparison.py
 Writes docs/metric_user_level_comparison.png and docs/metric_user_level_comparison.md.
@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 import sympy  # noqa: E402
 
 from dpcert.accountant.metric_user_level import lemma_6_1_bound  # noqa: E402
-from dpcert.mechanisms.metric_user_level import DuchiLinearQuery, PrivEMDLinear  # noqa: E402
+from dpcert.mechanisms.metric_user_level import DuchiLinearQuery, KNormMechanism, PrivEMDLinear  # noqa: E402
 from dpcert.proofs.claims.metric_user_level.comparison_checks import (  # noqa: E402
     FrequencySetting,
     calibrate_frequency,
@@ -85,12 +85,15 @@ def linear_point(n: int, rng: np.random.Generator) -> list[dict]:
     local_err = [np.linalg.norm(local.release_each(data, rng).mean(axis=0) - truth) for _ in range(trials)]
     central_err = np.linalg.norm(central.sample(counts, trials, rng) - truth, axis=1)
     duchi_err = [np.linalg.norm(duchi.estimate(data, rng) - truth) for _ in range(trials)]
+    knorm = KNormMechanism([[Q(round(float(v) * 10**12), 10**12) for v in row] for row in F], EPS)
+    knorm_err = np.linalg.norm(knorm.sample(data, trials, rng) - truth, axis=1)
     ell, d = 1.0, 2
     bounds = {"PrivEMDLinear local (alpha)": ell * math.sqrt(d * (d + 1)) / (float(alpha) * math.sqrt(n)),
               "PrivEMDLinear central (alpha)": ell * d / (float(alpha) * n),
-              "Duchi et al. local (eps)": float(lemma_6_1_bound(EPS, duchi.radius, d, n).value)}
+              "Duchi et al. local (eps)": float(lemma_6_1_bound(EPS, duchi.radius, d, n).value),
+              "K-norm central (eps)": float(knorm.error_bound(n))}
     for name, e in (("PrivEMDLinear local (alpha)", local_err), ("PrivEMDLinear central (alpha)", central_err),
-                    ("Duchi et al. local (eps)", duchi_err)):
+                    ("Duchi et al. local (eps)", duchi_err), ("K-norm central (eps)", knorm_err)):
         e = np.asarray(e)
         rows.append(dict(name=name, n=n, mean=float(e.mean()), half=float(1.96 * e.std(ddof=1) / math.sqrt(len(e))),
                          bound=bounds[name]))
@@ -127,8 +130,8 @@ def main() -> None:
     draw(axes[0, 1], by_k, "k", "frequency, m = 200, n = 1000, vs k (s = 4)", "k = s t")
     draw(axes[1, 0], by_m, "m", "frequency, k = 16, n = 200, vs m", "m items per user")
     ax = axes[1, 1]
-    for name, colour in zip(("PrivEMDLinear local (alpha)", "PrivEMDLinear central (alpha)", "Duchi et al. local (eps)"),
-                            ("tab:blue", "tab:green", "tab:red")):
+    for name, colour in zip(("PrivEMDLinear local (alpha)", "PrivEMDLinear central (alpha)", "Duchi et al. local (eps)",
+                             "K-norm central (eps)"), ("tab:blue", "tab:green", "tab:red", "tab:orange")):
         sel = [r for r in linear if r["name"] == name]
         xs, mean, half = [r["n"] for r in sel], np.array([r["mean"] for r in sel]), np.array([r["half"] for r in sel])
         ax.plot(xs, mean, "o-", color=colour, label=name)
