@@ -11,7 +11,7 @@ real networks, relabelled 0..n-1 (Table 1):
 
 The real edge lists are never part of this repository. :func:`social_graphs_dir` finds them at the path
 given, else at ``$DPCERT_SOCIAL_GRAPHS``, else at ``../shared/data/social-graphs/`` beside the project
-root, and :func:`load_social_graph` says so when they are absent; a G(n, m) graph of a network's size is
+root (or beside the current directory), and :func:`load_social_graph` says so when they are absent; a G(n, m) graph of a network's size is
 there only when asked for by name (:func:`generated_like`).
 
 References: 004_a0cddc0a7a24fb37.txt, Section 2.2 (model), Table 1; spec §1.1, §4.1 (LCC, [code]).
@@ -154,20 +154,28 @@ def social_graphs_dir(*, directory: str | os.PathLike[str] | None = None) -> Pat
     """The folder holding ``<network>/edges.txt``, or None when it is absent.
 
     Looked up in order: ``directory``; the environment variable ``DPCERT_SOCIAL_GRAPHS``;
-    ``../shared/data/social-graphs/`` relative to the project root.
+    ``../shared/data/social-graphs/`` beside the project, that is beside the source checkout dpcert runs from
+    (an editable install) or beside the current directory (a checkout dpcert was installed from).
     """
-    candidate = searched_folder(directory=directory)
-    return candidate if _is_dir(candidate) else None
+    return next((c for c in _candidates(directory) if _is_dir(c)), None)
 
 
-def searched_folder(*, directory: str | os.PathLike[str] | None = None) -> Path:
-    """The folder :func:`social_graphs_dir` looks in: ``directory``, else ``$DPCERT_SOCIAL_GRAPHS``, else
-    ``../shared/data/social-graphs/`` beside the project root (whether or not it exists)."""
+def searched_folder(*, directory: str | os.PathLike[str] | None = None) -> str:
+    """The folder(s) :func:`social_graphs_dir` looks in, for a message that says where the data were not found."""
+    return " or ".join(str(c) for c in _candidates(directory))
+
+
+def _candidates(directory: str | os.PathLike[str] | None) -> list[Path]:
     if directory is not None:
-        return Path(directory)
+        return [Path(directory)]
     if os.environ.get(SOCIAL_GRAPHS_ENV):
-        return Path(os.environ[SOCIAL_GRAPHS_ENV])
-    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "social-graphs"
+        return [Path(os.environ[SOCIAL_GRAPHS_ENV])]
+    beside = [Path(__file__).resolve().parents[2].parent]
+    try:
+        beside.append(Path.cwd().parent)
+    except OSError:  # the current directory was removed
+        pass
+    return list(dict.fromkeys(root / "shared" / "data" / "social-graphs" for root in beside))
 
 
 def _is_dir(path: Path) -> bool:
@@ -195,7 +203,7 @@ def load_social_graph(name: str, *, directory: str | os.PathLike[str] | None = N
     if folder is None or not (folder / name / "edges.txt").is_file():
         raise InvalidParameterError(f"directory must hold {name}/edges.txt (the paper's social-graph data; pass a "
                                     f"data folder or set {SOCIAL_GRAPHS_ENV}). Looked in "
-                                    f"{str(searched_folder(directory=directory))[:120]!r}")
+                                    f"{searched_folder(directory=directory)[:200]!r}")
     return read_edge_list(folder / name / "edges.txt", name=name).largest_connected_component()
 
 

@@ -144,7 +144,7 @@ def ratings_file(network: str, *, directory: str | os.PathLike[str] | None = Non
     if folder is None or not (folder / network / "ratings.txt").is_file():
         raise InvalidParameterError(f"directory must hold {network}/ratings.txt (the paper's social-graph data; pass "
                                     f"a data folder or set {SOCIAL_GRAPHS_ENV}). Looked in "
-                                    f"{str(searched_folder(directory=directory))[:120]!r}")
+                                    f"{searched_folder(directory=directory)[:200]!r}")
     return folder / network / "ratings.txt"
 
 

@@ -203,9 +203,9 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
     eps_edge values each in require_eps's range, iterations_per_node in [0, 10^4] (default
     :data:`PRIVACT_DEFAULT_ITERATIONS`), graph ``real`` (default: the network's edge list, which must be found)
     or ``generated`` (a G(n, m) graph of its size, only when asked for), data_dir an existing directory when
-    given; the caller checks the GENTREE moves against :data:`PRIVACT_MOVES_MAX` once n is known."""
+    given; (eps_edge values + 1) x n x iterations_per_node at most :data:`PRIVACT_MOVES_MAX` with Table 1's n."""
     from dpcert.mechanisms.privact import TABLE1
-    from dpcert.mechanisms.privact.graphs import searched_folder
+    from dpcert.mechanisms.privact.graphs import searched_folder, social_graphs_dir
 
     unknown = sorted(set(raw) - set(_PRIVACT))
     if unknown:
@@ -225,16 +225,19 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
     graph = raw.get("graph", "real")
     if graph not in _GRAPHS:
         raise InvalidParameterError(f"graph must be one of {', '.join(_GRAPHS)}. Got {graph!r}")
+    # the ranges first, with Table 1's n (the LCC's; a generated stand-in's LCC is no larger), then the data
+    _budget("GENTREE moves", "(eps_edge values + 1) x n x iterations_per_node",
+            (len(eps_values) + 1) * TABLE1[raw["network"]][0] * per_node, PRIVACT_MOVES_MAX, "about a minute")
     data_dir = _data_dir(raw.get("data_dir"))
-    folder = searched_folder(directory=data_dir)
+    folder = social_graphs_dir(directory=data_dir)
     try:
-        found = (folder / raw["network"] / "edges.txt").is_file()
+        found = folder is not None and (folder / raw["network"] / "edges.txt").is_file()
     except (OSError, ValueError):  # a name too long, a NUL byte
         found = False
     if graph == "real" and not found:
         raise InvalidParameterError(f"data_dir must hold {raw['network']}/edges.txt (or set DPCERT_SOCIAL_GRAPHS; "
                                     f"--param graph=generated runs on a random graph of its size). Looked in "
-                                    f"{str(folder)[:80]!r}")
+                                    f"{searched_folder(directory=data_dir)[:200]!r}")
     return raw["network"], eps_values, per_node, graph == "generated", data_dir
 
 
@@ -284,7 +287,7 @@ def _recommend_inputs(raw: dict[str, str], seed: int, *, command: str = "privact
             raise
         raise InvalidParameterError(f"data_dir must hold {raw['network']}/edges.txt and ratings.txt (or set "
                                     f"DPCERT_SOCIAL_GRAPHS). Looked in "
-                                    f"{str(searched_folder(directory=data_dir))[:80]!r}") from None
+                                    f"{searched_folder(directory=data_dir)[:200]!r}") from None
     if seed + max(TREE_SEEDS) >= 2**32:
         raise InvalidParameterError(f"seed must be at most {2**32 - 1 - max(TREE_SEEDS)} (it shifts the tree seeds). "
                                     f"Got {seed}")
@@ -340,8 +343,6 @@ def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
     network, eps_values, per_node, generated, data_dir = _privact_inputs(raw)
     # a named network is read or refused (exit 2); a stand-in graph only with --param graph=generated
     graph = generated_like(network, rng=seed) if generated else load_social_graph(network, directory=data_dir)
-    _budget("GENTREE moves", "(eps_edge values + 1) x n x iterations_per_node", (len(eps_values) + 1) * graph.n * per_node,
-            PRIVACT_MOVES_MAX, "about a minute")
     with progress_bar() as bar:
         bar.add_task(f"PRIVACT on {graph.name} (n = {graph.n})", total=None)
         result = compare_utility(graph, eps_values, np.random.default_rng(seed), iterations_per_node=per_node)

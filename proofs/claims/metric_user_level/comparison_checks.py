@@ -64,7 +64,7 @@ from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, requ
 from dpcert.proofs.certificate import Verdict
 
 __all__ = ["MECHANISMS", "Calibrated", "FrequencySetting", "calibrate_frequency", "central_condition",
-           "central_comparison_measured", "frequency_errors", "hadamard_calibrated_eps0", "local_comparison_measured",
+           "central_comparison_measured", "frequency_errors", "hadamard_calibrated_eps0",
            "local_condition", "mean_interval", "measured_comparison", "rate_conditions", "skewed_datasets",
            "table2_rates"]
 
@@ -328,8 +328,6 @@ def rate_conditions() -> tuple[Verdict, str]:
 # The measured comparison at a small instance
 # ---------------------------------------------------------------------------------------------------
 
-LOCAL_INSTANCES = ((100, 200), (1000, 100))
-"""(m, n) of the local comparison: m = 100 lies outside the paper's regime k, alpha <= sqrt(m); m = 1000 inside."""
 CENTRAL_INSTANCE = (1000, 20)
 """(m, n) of the central comparison: n = 20 <= m / alpha = 50, the paper's regime."""
 CLAIM_BUDGET = dict(eps=_Q(1), delta=_Q(1, 10**6), s=4, t=4, r=_Q(1, 20))
@@ -404,44 +402,6 @@ def _compare(result: dict[str, object], ours: str, theirs: str) -> tuple[str, st
 
 def _instance(m: int, n: int) -> FrequencySetting:
     return FrequencySetting(m=m, n=n, **CLAIM_BUDGET)
-
-
-def local_comparison_measured() -> tuple[Verdict, str]:
-    """Section 6.2.1 at concrete parameters: under its condition, FreqEstLocal (d_EM) beats Hadamard response (local).
-
-    Measured mean d_EM errors with distribution-free intervals (:func:`mean_interval`); Hadamard at Lemma 6.4's eps0 (its exact delta checked),
-    FreqEstLocal at the largest alpha0 dpcert certifies for (alpha, delta) (module docstring).
-    """
-    lines, refuted, undecided = [], [], []
-    for m, n in LOCAL_INSTANCES:
-        setting = _instance(m, n)
-        eps0 = _lemma_6_4_eps0(setting)
-        reached = hadamard_user_level_delta(eps0, m, setting.eps).value
-        if exact_sign(reached - setting.delta) > 0:
-            return _U, f"Lemma 6.4's eps0 at m = {m} reaches delta = {float(reached):.3g} > {setting.delta}"
-        result = measured_comparison(setting, hadamard_eps0=eps0)
-        if not result["local_condition"]:
-            return _U, f"the local condition does not hold at m = {m}"
-        in_regime = setting.k**2 <= m and exact_sign(setting.alpha**2 - m) <= 0
-        outcome, sentence = _compare(result, "freqest-local", "hadamard")
-        alpha0 = result["calibrated"][1]
-        lines.append(f"m = {m}, n = {n} ({'inside' if in_regime else 'outside'} the regime k, alpha <= sqrt(m); "
-                     f"eps0 = {float(eps0):.4g} with exact delta {float(reached):.2g}, alpha0 = "
-                     f"{float(alpha0.parameter):.4g} by {alpha0.accounting}): d_EM-DP {outcome}, {sentence}")
-        if in_regime and outcome == "loses":
-            refuted.append(lines[-1])
-        elif outcome != "wins":
-            undecided.append(lines[-1])
-    shared = (f"eps = 1, delta = 1e-6, k = 16 (s = t = 4), r = 1/20, alpha = 20 > eps sqrt(k) = 4; skewed dataset and "
-              f"{CLAIM_TRIALS} trials from seed {CLAIM_SEED}; distribution-free intervals (Hoeffding, capped at each "
-              "estimator's proved bound; upper ends: the proved bound, or Hoeffding for Laplace's errors in [0, 1]), "
-              "all twelve ends holding with probability >= 1 - 1e-6; "
-              "Lemma 6.4's eps0 reaches a delta far below 1e-6, which favours d_EM-DP")
-    if refuted:
-        return _R, f"witness {refuted[0]}. Setting: {shared}. All instances: " + "; ".join(lines)
-    if undecided:
-        return _U, f"{shared}: " + "; ".join(lines)
-    return _C, f"{shared}: " + "; ".join(lines)
 
 
 def central_comparison_measured() -> tuple[Verdict, str]:

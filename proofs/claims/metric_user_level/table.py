@@ -40,7 +40,6 @@ from dpcert.proofs.claims.metric_user_level.deciders import (
 from dpcert.proofs.claims.metric_user_level.knorm_checks import knorm_error_rate, knorm_privacy
 from dpcert.proofs.claims.metric_user_level.comparison_checks import (
     central_comparison_measured,
-    local_comparison_measured,
     rate_conditions,
 )
 from dpcert.proofs.claims.metric_user_level.spec_checks import (
@@ -208,10 +207,6 @@ CLAIMS: tuple[Claim, ...] = (
                    "(eps < ln(m/delta)/sqrt(k)) or alpha > eps^2 k/ln(m/delta), centrally iff alpha >= eps sqrt(k "
                    "ln(m/delta)) (eps <= sqrt(ln(m/delta)/k)) or alpha >= eps^2 k (Table 2's rates, constant 1)", _C,
                    rate_conditions),
-    computed_claim("table2-local-dem-wins", _source("Section 6.2.1 (Theorem 6.6 vs Lemma 6.4)"),
-                   "with k, eps, alpha <= sqrt(m) and alpha > eps sqrt(k) (eps < ln(m/delta)/sqrt(k)), FreqEstLocal "
-                   "with GKRR under (alpha, delta)-d_EM-DP has smaller d_EM error than Hadamard response under "
-                   "(eps, delta)-user-level DP", _U, local_comparison_measured, method="statistical"),
     computed_claim("table2-central-dem-wins", _source("Section 6.2.2 (Corollary 6.8 vs Lemma 6.7)"),
                    "with n <= m/alpha and alpha >= eps sqrt(k ln(m/delta)) (eps <= sqrt(ln(m/delta)/k)), central "
                    "FreqEstLocal with GKRR under (alpha, delta)-d_EM-DP has smaller d_EM error than the Laplace "

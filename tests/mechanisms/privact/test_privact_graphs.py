@@ -111,3 +111,23 @@ def test_planted_partition_graph_has_the_planted_densities():
     across = adjacency[~same].mean()
     assert 0.7 < inside < 0.9 and 0.05 < across < 0.15
     assert SocialGraph.from_networkx(graph.to_networkx()).edges.tolist() == graph.edges.tolist()
+
+
+def test_the_data_are_found_beside_the_current_directory(tmp_path, monkeypatch):
+    # a checkout dpcert was installed from (not editable): the package lives elsewhere (here: a made-up
+    # site-packages), and ../shared/data/social-graphs sits beside the directory it runs in
+    from dpcert.mechanisms.privact import graphs
+
+    monkeypatch.delenv(SOCIAL_GRAPHS_ENV, raising=False)
+    installed = tmp_path / "site-packages" / "dpcert" / "mechanisms" / "privact" / "graphs.py"
+    monkeypatch.setattr(graphs, "__file__", str(installed))
+    folder = tmp_path / "shared" / "data" / "social-graphs"
+    (folder / "lastfm").mkdir(parents=True)
+    (folder / "lastfm" / "edges.txt").write_text("1\t2\n2\t3\n")
+    (tmp_path / "project").mkdir()
+    monkeypatch.chdir(tmp_path / "project")
+    assert social_graphs_dir() == folder and load_social_graph("lastfm").n == 3
+    monkeypatch.chdir(tmp_path)  # now ../shared is tmp_path's parent's: nothing there, and the message says where
+    assert social_graphs_dir() is None
+    with pytest.raises(InvalidParameterError, match="site-packages/shared/data/social-graphs or "):
+        load_social_graph("lastfm")
