@@ -38,7 +38,7 @@ from dpcert.mechanisms.privact.social_similarity import hop_distances
 from dpcert.mechanisms.privact.tree import ClusterTree
 
 __all__ = ["STRATEGIES", "TABLE4", "TABLE5", "TREE_SEEDS", "ColdStartTables", "StrategyScores",
-           "cold_start_tables", "experiment_json", "mean_scores", "released_trees", "scores_json",
+           "SocialExperiment", "cold_start_tables", "mean_scores", "released_trees", "scores_json",
            "seeds_of"]
 
 TREE_SEEDS = (1234, 144, 1766)
@@ -84,20 +84,15 @@ class StrategyScores:
 
 
 @dataclass(frozen=True)
-class ColdStartTables:
-    """Measured Tables 4 (``current``) and 5 (``older``) for one network.
+class SocialExperiment:
+    """What every Section 7 experiment reports first: the network, PRIVACT's budget and the runs.
 
     Attributes:
         network, n, edges, items: the network, its LCC's users and edges, and the rated items.
         eps_edge: PRIVACT's budget per edge.
         iterations_per_node: GENTREE's proposals per user (the paper's 1000).
         tree_seeds, split_seeds, k: the runs and the cut-off.
-        test_users: the distinct cold-start test users of each split.
-        current, older: strategy -> scores under the current rule (Table 4) and the older one (Table 5).
-        distance_correlations: Section 7.4's Pearson r of community distance and NDCG@k over PRIVACT-CF's
-            targets (current rule), one per (tree seed, split seed), trees varying fastest
-            (:mod:`~dpcert.mechanisms.privact.community_distance`; NaN where undefined).
-        tree_seconds, ranking_seconds: time spent building the trees and ranking/scoring.
+        test_users: the distinct test users of each split.
     """
 
     network: str
@@ -110,6 +105,27 @@ class ColdStartTables:
     split_seeds: tuple[int, ...]
     k: int
     test_users: tuple[int, ...]
+
+    def experiment_json(self) -> dict[str, object]:
+        """These fields, JSON-ready."""
+        return {"network": self.network, "n": self.n, "edges": self.edges, "items": self.items,
+                "eps_edge": str(self.eps_edge), "iterations_per_node": self.iterations_per_node,
+                "tree_seeds": list(self.tree_seeds), "split_seeds": list(self.split_seeds), "k": self.k,
+                "test_users": list(self.test_users)}
+
+
+@dataclass(frozen=True)
+class ColdStartTables(SocialExperiment):
+    """Measured Tables 4 (``current``) and 5 (``older``) for one network (the cold-start protocol).
+
+    Attributes:
+        current, older: strategy -> scores under the current rule (Table 4) and the older one (Table 5).
+        distance_correlations: Section 7.4's Pearson r of community distance and NDCG@k over PRIVACT-CF's
+            targets (current rule), one per (tree seed, split seed), trees varying fastest
+            (:mod:`~dpcert.mechanisms.privact.community_distance`; NaN where undefined).
+        tree_seconds, ranking_seconds: time spent building the trees and ranking/scoring.
+    """
+
     current: dict[str, StrategyScores]
     older: dict[str, StrategyScores]
     distance_correlations: tuple[float, ...]
@@ -118,21 +134,12 @@ class ColdStartTables:
 
     def as_json(self) -> dict[str, object]:
         """A JSON-ready dict, the paper's values beside the measured ones where the paper has them."""
-        return {**experiment_json(self), "table4_current_ordering": scores_json(self.current, TABLE4[self.network]),
+        return {**self.experiment_json(), "table4_current_ordering": scores_json(self.current, TABLE4[self.network]),
                 "table5_older_ordering": scores_json(self.older, TABLE5[self.network]),
                 "section_7_4_distance_ndcg_correlations": [None if np.isnan(r) else r
                                                            for r in self.distance_correlations],
                 "tree_seconds": self.tree_seconds,
                 "ranking_seconds": self.ranking_seconds}
-
-
-def experiment_json(table: object) -> dict[str, object]:
-    """The fields every Section 7 experiment (ColdStartTables, ExistingUsersTable) reports: the network, its size,
-    PRIVACT's budget and the runs."""
-    return {"network": table.network, "n": table.n, "edges": table.edges, "items": table.items,
-            "eps_edge": str(table.eps_edge), "iterations_per_node": table.iterations_per_node,
-            "tree_seeds": list(table.tree_seeds), "split_seeds": list(table.split_seeds), "k": table.k,
-            "test_users": list(table.test_users)}
 
 
 def scores_json(measured: dict[str, StrategyScores], paper: dict[str, tuple[Fraction, Fraction]]

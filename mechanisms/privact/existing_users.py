@@ -30,8 +30,8 @@ import numpy as np
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 from dpcert.mechanisms.privact.cold_start import (
     TREE_SEEDS,
+    SocialExperiment,
     StrategyScores,
-    experiment_json,
     mean_scores,
     released_trees,
     scores_json,
@@ -59,36 +59,23 @@ TABLE3: dict[str, dict[str, tuple[Fraction, Fraction]]] = {
 
 
 @dataclass(frozen=True)
-class ExistingUsersTable:
-    """Measured Table 3 for one network.
+class ExistingUsersTable(SocialExperiment):
+    """Measured Table 3 for one network (the existing-user protocol; the shared fields as in the cold start).
 
     Attributes:
-        network, n, edges, items: the network, its LCC's users and edges, and the rated items.
-        eps_edge, iterations_per_node, tree_seeds, split_seeds, k: as in the cold-start experiment.
         parameters: SERec's hyperparameters.
-        test_users: the users with held-out ratings in each split.
         scores: model -> means over the runs.
         tree_seconds, fit_seconds: time spent building the trees and fitting/scoring the models.
     """
 
-    network: str
-    n: int
-    edges: int
-    items: int
-    eps_edge: object
-    iterations_per_node: int
-    tree_seeds: tuple[int, ...]
-    split_seeds: tuple[int, ...]
-    k: int
     parameters: SERecParameters
-    test_users: tuple[int, ...]
     scores: dict[str, StrategyScores]
     tree_seconds: float
     fit_seconds: float
 
     def as_json(self) -> dict[str, object]:
         """A JSON-ready dict, the paper's values beside the measured ones."""
-        return {**experiment_json(self), "serec_factors": self.parameters.factors,
+        return {**self.experiment_json(), "serec_factors": self.parameters.factors,
                 "serec_epochs": self.parameters.epochs, "table3": scores_json(self.scores, TABLE3[self.network]),
                 "tree_seconds": self.tree_seconds, "fit_seconds": self.fit_seconds}
 
@@ -149,6 +136,6 @@ def existing_users_table(network: str, *, eps_edge: object = 1,
             runs[name].append(ranking_scores(lists, relevant, k=k))
             step()
     return ExistingUsersTable(network, graph.n, graph.edge_count, ratings.n_items, eps_edge, iterations_per_node,
-                              tree_seeds, split_seeds, k, parameters, tuple(test_users),
+                              tree_seeds, split_seeds, k, tuple(test_users), parameters,
                               {name: mean_scores(r) for name, r in runs.items()}, tree_seconds,
                               time.perf_counter() - start)
