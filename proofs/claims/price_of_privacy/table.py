@@ -8,6 +8,7 @@ from __future__ import annotations
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.claim import Claim, cited_in, computed_claim, mechanism_claim
 from dpcert.proofs.guarantees import PureDP
+from dpcert.proofs.claims.price_of_privacy.leak_detector import maxsense_below_the_bound
 from dpcert.proofs.claims.price_of_privacy.deciders import (
     appendix_a_chernoff,
     appendix_b_pair_law,
@@ -128,6 +129,10 @@ _BOUND_CLAIMS: tuple[Claim, ...] = (
                    "Theorem 14's bound 2(e^eps-1)^2 w/N + e^{2eps}(1 + w^2/N - (1 + 2w^2/(N-2w+1)) R) on the Lemma 9 "
                    "bound of every eps-LDP sketch holds for every eps > 0, without the hypothesis eps < ln 2", _P,
                    theorem_14_any_eps, method="symbolic"),
+    computed_claim("cor21-maxsense-below-the-bound", _source("Section 3.1, Theorem 14 and Corollary 21"),
+                   "below ((1/2) N - 1)/(I log2 e) users (I: Theorem 14's per-user bound) every eps-LDP learner, "
+                   "MaxSense included, fails to recover the clusters with probability above 1/2", _C,
+                   maxsense_below_the_bound, method="statistical"),
     computed_claim("thm16-sketches-independent", _source("Section 5 (Multi-MaxSense, Fig. 3), Theorem 16 (proof)"),
                    "the Q sketches of one user are independent, since the sensing blocks are disjoint", _R,
                    multi_maxsense_independence),
