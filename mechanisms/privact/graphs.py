@@ -37,6 +37,7 @@ __all__ = [
     "SOCIAL_GRAPHS_ENV",
     "TABLE1",
     "SocialGraph",
+    "edges_file",
     "generated_like",
     "load_social_graph",
     "planted_partition_graph",
@@ -185,6 +186,13 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, or a NUL byte
+        return False
+
+
 def _network_name(name: str) -> str:
     if name not in TABLE1:
         raise InvalidParameterError(f"name must be one of {', '.join(TABLE1)}. Got {name!r}")
@@ -198,13 +206,23 @@ def load_social_graph(name: str, *, directory: str | os.PathLike[str] | None = N
         InvalidParameterError: for an unknown name, or when the data folder or the network's file is absent
             (the message names the folders looked in; nothing is generated in its place).
     """
+    return read_edge_list(edges_file(name, directory=directory), name=name).largest_connected_component()
+
+
+def edges_file(name: str, *, directory: str | os.PathLike[str] | None = None) -> Path:
+    """``<folder>/<name>/edges.txt``, the folder found as by :func:`social_graphs_dir`.
+
+    Raises:
+        InvalidParameterError: naming ``name`` for an unknown network, ``directory`` when the data folder or the
+            network's file is absent (the message names the folders looked in).
+    """
     name = _network_name(name)
     folder = social_graphs_dir(directory=directory)
-    if folder is None or not (folder / name / "edges.txt").is_file():
+    if folder is None or not _is_file(folder / name / "edges.txt"):
         raise InvalidParameterError(f"directory must hold {name}/edges.txt (the paper's social-graph data; pass a "
                                     f"data folder or set {SOCIAL_GRAPHS_ENV}). Looked in "
                                     f"{searched_folder(directory=directory)[:200]!r}")
-    return read_edge_list(folder / name / "edges.txt", name=name).largest_connected_component()
+    return folder / name / "edges.txt"
 
 
 def generated_like(name: str, *, rng: np.random.Generator | int = 0) -> SocialGraph:

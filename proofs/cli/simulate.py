@@ -4,6 +4,7 @@ recommenders on their lower-bound instance; PRIVACT on a social graph)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -205,7 +206,7 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
     or ``generated`` (a G(n, m) graph of its size, only when asked for), data_dir an existing directory when
     given; (eps_edge values + 1) x n x iterations_per_node at most :data:`PRIVACT_MOVES_MAX` with Table 1's n."""
     from dpcert.mechanisms.privact import TABLE1
-    from dpcert.mechanisms.privact.graphs import searched_folder, social_graphs_dir
+    from dpcert.mechanisms.privact.graphs import edges_file
 
     unknown = sorted(set(raw) - set(_PRIVACT))
     if unknown:
@@ -229,16 +230,24 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
     _budget("GENTREE moves", "(eps_edge values + 1) x n x iterations_per_node",
             (len(eps_values) + 1) * TABLE1[raw["network"]][0] * per_node, PRIVACT_MOVES_MAX, "about a minute")
     data_dir = _data_dir(raw.get("data_dir"))
-    folder = social_graphs_dir(directory=data_dir)
-    try:
-        found = folder is not None and (folder / raw["network"] / "edges.txt").is_file()
-    except (OSError, ValueError):  # a name too long, a NUL byte
-        found = False
-    if graph == "real" and not found:
-        raise InvalidParameterError(f"data_dir must hold {raw['network']}/edges.txt (or set DPCERT_SOCIAL_GRAPHS; "
-                                    f"--param graph=generated runs on a random graph of its size). Looked in "
-                                    f"{searched_folder(directory=data_dir)[:200]!r}")
+    if graph == "real":
+        _require_data(edges_file, raw["network"], data_dir, "edges.txt",
+                      hint="; --param graph=generated runs on a random graph of its size")
     return raw["network"], eps_values, per_node, graph == "generated", data_dir
+
+
+def _require_data(find: Callable[..., object], network: str, data_dir: str | None, files: str, *,
+                  hint: str = "") -> None:
+    """``find(network, directory=data_dir)`` (a data file lookup), its missing-folder error said as data_dir's."""
+    from dpcert.mechanisms.privact.graphs import searched_folder
+
+    try:
+        find(network, directory=data_dir)
+    except InvalidParameterError as error:
+        if str(error).startswith(("network", "name")):
+            raise
+        raise InvalidParameterError(f"data_dir must hold {network}/{files} (or set DPCERT_SOCIAL_GRAPHS{hint}). "
+                                    f"Looked in {searched_folder(directory=data_dir)[:200]!r}") from None
 
 
 def _data_dir(data_dir: str | None) -> str | None:
@@ -263,7 +272,6 @@ def _recommend_inputs(raw: dict[str, str], seed: int, *, command: str = "privact
     ``defaults``), k in [1, :data:`RECOMMEND_K_MAX`]; the caller checks the GENTREE moves against
     :data:`PRIVACT_MOVES_MAX` with the network's n of Table 1."""
     from dpcert.mechanisms.privact.cold_start import TREE_SEEDS
-    from dpcert.mechanisms.privact.graphs import searched_folder
     from dpcert.mechanisms.privact.ratings import SPLIT_SEEDS, ratings_file
 
     defaults = defaults or {"trees": len(TREE_SEEDS), "splits": len(SPLIT_SEEDS)}
@@ -280,14 +288,7 @@ def _recommend_inputs(raw: dict[str, str], seed: int, *, command: str = "privact
     splits = require_int("splits", raw.get("splits", defaults["splits"]), minimum=1, maximum=len(SPLIT_SEEDS))
     k = require_int("k", raw.get("k", 100), minimum=1, maximum=RECOMMEND_K_MAX)
     data_dir = _data_dir(raw.get("data_dir"))
-    try:
-        ratings_file(raw["network"], directory=data_dir)
-    except InvalidParameterError as error:
-        if str(error).startswith("network"):
-            raise
-        raise InvalidParameterError(f"data_dir must hold {raw['network']}/edges.txt and ratings.txt (or set "
-                                    f"DPCERT_SOCIAL_GRAPHS). Looked in "
-                                    f"{searched_folder(directory=data_dir)[:200]!r}") from None
+    _require_data(ratings_file, raw["network"], data_dir, "edges.txt and ratings.txt")
     if seed + max(TREE_SEEDS) >= 2**32:
         raise InvalidParameterError(f"seed must be at most {2**32 - 1 - max(TREE_SEEDS)} (it shifts the tree seeds). "
                                     f"Got {seed}")
