@@ -19,6 +19,7 @@ from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.cli.audit import audit_command
 from dpcert.proofs.cli.bounds import bound_command, calibrate_command
+from dpcert.proofs.cli.compose import compose_command
 from dpcert.proofs.cli.plot import plot_command
 from dpcert.proofs.cli.simulate import simulate_command
 from dpcert.proofs.cli.verify import claims_command, epsilon_command, mechanisms_command, verify_command
@@ -35,7 +36,7 @@ def cli() -> None:
 
 
 for _command in (mechanisms_command, epsilon_command, verify_command, claims_command, bound_command,
-                 calibrate_command, simulate_command, plot_command, audit_command):
+                 calibrate_command, compose_command, simulate_command, plot_command, audit_command):
     cli.add_command(_command)
 
 

@@ -1,0 +1,414 @@
+"""Privacy-loss distributions on a grid, composed by FFT with every rounding bounded: one side of an enclosure.
+
+A :class:`LossGrid` is a distribution of the privacy loss L = ln(P(o)/Q(o)), o ~ P, whose finite values lie
+on the grid l_j = j h (h an exact positive rational), plus a mass at +infinity (outputs Q cannot produce).
+The hockey-stick divergence of the pair is delta(eps) = E[(1 - e^(eps - L))_+] (with the infinite mass
+counting 1), and the composition of independent mechanisms sums their losses, so the composed
+distribution is the convolution of theirs (Sommer, Meiser, Mohammadi, PoPETs 2019; Koskela, Jalko,
+Honkela, AISTATS 2020).
+
+**Why one side is a certified bound.** ``(1 - e^(eps - x))_+`` is non-decreasing in x and non-negative, so:
+
+- side ``"upper"``: if every component's loss is replaced by a value at least as large (the loss rounded up
+  onto the grid, a lower tail moved up to a cut, an upper tail moved to +infinity) and every stored mass is
+  at least the true mass, the formula gives at least the true delta of the composition, for every eps;
+- side ``"lower"``: losses rounded down, tails dropped or moved down, masses at most the true ones: at
+  most the true delta.
+
+Convolution preserves both orders (the arrays are non-negative), so each side stays a bound through any
+number of compositions and truncations. What truncation costs is tightness, never soundness; the gap
+between the two sides is the answer's certified width.
+
+**Stored tilted.** Entry j holds ``values[j]`` with true mass ``values[j] * 2^scale2 * exp(log_scale - tilt l_j)``:
+an exponential tilt by e^(tilt L) (a homomorphism of convolution) moves the float array's weight to where
+delta(eps) is decided, so the absolute rounding error of the FFT, which is relative to the array's largest
+entries, becomes relative to delta itself even at delta = 10^-18 (the tilt of Chernoff's bound at the
+target eps is the natural choice).
+
+**Rounding, bounded.** Each float operation is accounted for:
+
+- FFT convolution: Higham, "Accuracy and Stability of Numerical Algorithms" (2nd ed., Theorem 24.2 and
+  its corollaries): a radix-2 FFT of length N = 2^t computed in floating point satisfies
+  ||fl(F x) - F x||_2 <= rho ||F x||_2 with rho = t eta / (1 - t eta), eta = mu + gamma_4 (sqrt 2 + mu),
+  where mu bounds the error of the computed twiddle factors. From it (:func:`fft_error_bound`) every
+  entry of the computed cyclic convolution c~ = IFFT(FFT a . FFT b) is within
+  E = (1+rho)[rho (|a|_2 |b|_1 + |a|_1 |b|_2) + rho^2 |a|_2 |b|_2] + (rho (1 + rho) + (1+rho)^3 sqrt2 gamma_2 + 2u)
+  |a|_2 (|b|_1 + rho sqrt(N) |b|_2) of the exact one; the upper side stores c~ + E, the lower side
+  max(c~ - E, 0), each stepped one float outward. Assumed: numpy's FFT (pocketfft, real transforms of
+  power-of-two length) satisfies the radix-2 bound with two extra stages for the real-to-complex
+  packing (t = log2 N + 2) and twiddle factors accurate to mu = 2^-50 (pocketfft computes them from
+  exactly reduced angles); ``tests/accountant/test_pld_accountant.py`` checks the bound against exact
+  rational convolutions, including arrays spanning 300 orders of magnitude.
+- exp and expm1 of a float argument: numpy's results are assumed within :data:`LIBM_RELATIVE_ERROR`
+  = 2^-50 (8 units in the last place) relative of the exact function at the float argument; the error of
+  the argument itself (an exponent built from l_j, the tilt and the scale) is bounded term by term.
+  ``tests/accountant/test_pld_accountant.py`` checks numpy's exp and expm1 against 50-digit mpmath.
+- sums of non-negative floats: Higham's gamma bound (:func:`~dpcert.accountant.shuffle_intervals.sum_upper`).
+
+Masses below 10^-300 (where floats lose relative accuracy) are raised to 10^-300 on the upper side and
+dropped on the lower side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import scipy.fft
+from scipy.special import logsumexp
+
+from dpcert.accountant.shuffle_intervals import UNIT_ROUNDOFF, array_down, array_up, down, sum_lower, sum_upper, up
+
+__all__ = [
+    "LIBM_RELATIVE_ERROR",
+    "TWIDDLE_ERROR",
+    "MAX_GRID_POINTS",
+    "SIDES",
+    "LossGrid",
+    "Truncation",
+    "fft_error_bound",
+    "exp_bounds",
+]
+
+LIBM_RELATIVE_ERROR = 2.0 ** -50
+"""Assumed bound on the relative error of numpy's exp and expm1 at a float argument (8 ulps)."""
+
+TWIDDLE_ERROR = 2.0 ** -50
+"""Assumed bound mu on the error of the FFT's computed twiddle factors (Higham, Theorem 24.2)."""
+
+MAX_GRID_POINTS = 1 << 23
+"""The most grid points a composed distribution keeps: beyond, tails are truncated (soundly, at a cost in
+tightness) whatever their mass. 2^23 points need about 0.5 GB at the FFT of two such arrays."""
+
+SIDES = ("upper", "lower")
+
+_FLOOR = 1e-300
+"""Below this a mass is raised to it (upper side) or dropped (lower side)."""
+
+_LN2 = math.log(2.0)
+
+
+def _higham_rho(size: int) -> float:
+    """rho of Higham's Theorem 24.2 for a power-of-two FFT of ``size`` points (plus two packing stages)."""
+    stages = max(1, size.bit_length() - 1) + 2
+    gamma4 = 4 * UNIT_ROUNDOFF / (1 - 4 * UNIT_ROUNDOFF)
+    eta = TWIDDLE_ERROR + gamma4 * (math.sqrt(2.0) + TWIDDLE_ERROR)
+    return up(stages * eta / (1 - stages * eta))
+
+
+def fft_error_bound(a_l1: float, a_l2: float, b_l1: float, b_l2: float, size: int) -> float:
+    """A bound on every entry's error of the cyclic convolution of a and b computed by FFT of ``size`` points.
+
+    ``a_l1 >= |a|_1``, ``a_l2 >= |a|_2`` and the same for b (upper bounds of the norms). The formula is in
+    the module docstring; it is evaluated here in floats and then enlarged by 1 % and one float, which
+    covers the rounding of its own few operations many times over.
+    """
+    rho = _higham_rho(size)
+    g2 = 2 * UNIT_ROUNDOFF / (1 - 2 * UNIT_ROUNDOFF)
+    spread = b_l1 + rho * math.sqrt(size) * b_l2
+    bound = ((1 + rho) * (rho * (a_l2 * b_l1 + a_l1 * b_l2) + rho * rho * a_l2 * b_l2)
+             + (rho * (1 + rho) + (1 + rho) ** 3 * math.sqrt(2.0) * g2 + 2 * UNIT_ROUNDOFF) * a_l2 * spread)
+    return up(bound * 1.01)
+
+
+def exp_bounds(x: np.ndarray, error: np.ndarray | float, side: str) -> np.ndarray:
+    """Bounds on exp(X) for exact reals X with |X - x| <= error: above for side "upper", below for "lower".
+
+    exp(X) lies within a factor e^(+-error) of exp(x), and numpy's exp(x) within LIBM_RELATIVE_ERROR of that.
+    Results beyond the float range come out as inf (upper) and 0 (lower); below 10^-300 the upper side
+    gives 10^-300.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        value = np.exp(x)
+        slack = np.expm1(np.asarray(error, dtype=float) * (1 + 1e-6)) + LIBM_RELATIVE_ERROR * 1.01
+        if side == "upper":
+            return np.maximum(array_up(value * (1 + slack) * (1 + 4 * UNIT_ROUNDOFF)), _FLOOR)
+        low = array_down(value * (1 - slack) * (1 - 4 * UNIT_ROUNDOFF))
+    return np.where(low < _FLOOR, 0.0, np.maximum(low, 0.0))
+
+
+def _norms_upper(values: np.ndarray) -> tuple[float, float]:
+    """Upper bounds on |values|_1 and |values|_2 of a non-negative array."""
+    l1 = sum_upper(values)
+    squares = values * values  # each square within a factor (1 + u) of the exact one
+    l2 = up(math.sqrt(up(sum_upper(squares) * (1 + 2 * UNIT_ROUNDOFF))))
+    return l1, l2
+
+
+@dataclass(frozen=True)
+class Truncation:
+    """How much of a composed distribution's tails to fold away after each convolution (tightness only).
+
+    Attributes:
+        tail: the largest total true mass moved off the upper tail per truncation (to +infinity on the
+            upper side, down to the cut on the lower side): each such move changes delta by at most it.
+        relative: the lower tail below the cut is moved up to it (upper side) or dropped (lower side) when
+            its tilted weight is at most this fraction of the array's total tilted weight.
+        max_points: the most grid points kept; a longer array has its tails cut regardless (still sound).
+    """
+
+    tail: float
+    relative: float = 1e-18
+    max_points: int = MAX_GRID_POINTS
+
+
+@dataclass(frozen=True)
+class LossGrid:
+    """One side of a discretised privacy-loss distribution (see the module docstring).
+
+    Attributes:
+        side: "upper" (every stored mass >= the true one of a distribution whose losses dominate the true
+            losses) or "lower" (<=, dominated).
+        step: the grid step h, an exact positive rational; ``start`` indexes the first entry (l = start h).
+        values: non-negative float64 tilted masses.
+        scale2, log_scale, tilt: true mass j = values[j] * 2^scale2 * exp(log_scale - tilt * l_j), with
+            log_scale and tilt floats taken as the exact binary numbers they are.
+        infinity: the mass at +infinity, a float bound on the same side.
+    """
+
+    side: str
+    step: Fraction
+    start: int
+    values: np.ndarray
+    scale2: int
+    log_scale: float
+    tilt: float
+    infinity: float
+
+    def __post_init__(self) -> None:
+        if self.side not in SIDES:
+            raise ValueError(f"side must be one of {SIDES}. Got {self.side!r}")
+
+    # -----------------------------------------------------------------------------------------
+    # construction
+    # -----------------------------------------------------------------------------------------
+
+    @classmethod
+    def from_masses(cls, side: str, step: Fraction, start: int, masses: np.ndarray, infinity: float, *,
+                    tilt: float = 0.0) -> LossGrid:
+        """A grid from untilted masses (already bounds on ``side``) at l_j = (start + j) h."""
+        masses = np.asarray(masses, dtype=float)
+        if masses.size == 0:
+            masses = np.zeros(1)
+        losses = cls._losses(step, start, masses.size)
+        with np.errstate(divide="ignore"):
+            logs = np.log(masses) + tilt * losses
+        finite = np.isfinite(logs)
+        log_scale = float(np.max(logs[finite])) if finite.any() else 0.0
+        exponent = tilt * losses - log_scale
+        error = cls._exponent_error(losses, tilt, log_scale, 0)
+        values = masses * exp_bounds(exponent, error, side)
+        values = array_up(values) if side == "upper" else array_down(values)
+        values = np.where(masses > 0, np.maximum(values, 0.0), 0.0)
+        return cls(side, step, start, values, 0, log_scale, float(tilt), infinity)._normalised()
+
+    @staticmethod
+    def _losses(step: Fraction, start: int, size: int) -> np.ndarray:
+        """l_j as floats, each within 2u |l_j| of the exact (start + j) h."""
+        return (start + np.arange(size, dtype=float)) * float(step)
+
+    @staticmethod
+    def _exponent_error(losses: np.ndarray, tilt: float, log_scale: float, scale2: int) -> np.ndarray:
+        """A bound on the error of the float exponent log_scale - tilt l_j + scale2 ln 2 (or its negative):
+        l_j carries 2u |l_j|, the product and the two sums one rounding each, ln 2 one more."""
+        return 4 * UNIT_ROUNDOFF * (abs(log_scale) + np.abs(tilt * losses) * 2 + abs(scale2) * _LN2) + 1e-300
+
+    def _normalised(self) -> LossGrid:
+        """The same distribution with the largest value scaled into [1/2, 1) by a power of two (exact)."""
+        peak = float(np.max(self.values)) if self.values.size else 0.0
+        if peak == 0.0:
+            return self
+        _, exponent = math.frexp(peak)
+        return dataclasses.replace(self, values=np.ldexp(self.values, -exponent), scale2=self.scale2 + exponent)
+
+    # -----------------------------------------------------------------------------------------
+    # true masses
+    # -----------------------------------------------------------------------------------------
+
+    def losses(self) -> np.ndarray:
+        """The grid's losses as floats (each within 2u |l| of the exact value)."""
+        return self._losses(self.step, self.start, self.values.size)
+
+    def weights(self, side: str | None = None) -> np.ndarray:
+        """Bounds on 2^scale2 exp(log_scale - tilt l_j), the factor from stored to true mass."""
+        losses = self.losses()
+        exponent = self.log_scale - self.tilt * losses + self.scale2 * _LN2
+        error = self._exponent_error(losses, self.tilt, self.log_scale, self.scale2)
+        return exp_bounds(exponent, error, side or self.side)
+
+    def masses(self, part: slice = slice(None), side: str | None = None) -> np.ndarray:
+        """Bounds on the true masses of the entries in ``part``, on ``side`` (default: this grid's side).
+
+        Computed as exp(ln values_j + log_scale - tilt l_j + scale2 ln 2), so a tiny stored value times a huge
+        weight neither overflows nor becomes 0 * inf; ln carries LIBM_RELATIVE_ERROR of its result plus one
+        rounding of the sum."""
+        side = side or self.side
+        values = self.values[part]
+        losses = self.losses()[part]
+        with np.errstate(divide="ignore"):
+            logs = np.log(values)
+        exponent = logs + self.log_scale - self.tilt * losses + self.scale2 * _LN2
+        error = (self._exponent_error(losses, self.tilt, self.log_scale, self.scale2)
+                 + np.where(values > 0, (LIBM_RELATIVE_ERROR + 4 * UNIT_ROUNDOFF) * np.abs(logs), 0.0)
+                 + 4 * UNIT_ROUNDOFF * np.abs(np.where(values > 0, exponent, 0.0)))
+        with np.errstate(over="ignore"):
+            bounds = exp_bounds(np.where(values > 0, exponent, -np.inf), error, side)
+        return np.where(values > 0, np.minimum(bounds, 1.0), 0.0)  # a true mass is at most 1
+
+    def approximate_log_masses(self) -> np.ndarray:
+        """ln of the true masses, in floats (for choosing cuts and tilts: no rounding direction)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(self.values) + self.log_scale - self.tilt * self.losses() + self.scale2 * _LN2
+
+    # -----------------------------------------------------------------------------------------
+    # composition
+    # -----------------------------------------------------------------------------------------
+
+    def convolve(self, other: LossGrid, truncation: Truncation) -> LossGrid:
+        """The distribution of the sum of independent losses, on this side, truncated by ``truncation``."""
+        if (self.side, self.step, self.tilt) != (other.side, other.step, other.tilt):
+            raise ValueError("only grids of the same side, step and tilt compose")
+        a, b = self.values, other.values
+        length = a.size + b.size - 1
+        size = 1 << max(1, (length - 1).bit_length())
+        product = scipy.fft.irfft(scipy.fft.rfft(a, size) * scipy.fft.rfft(b, size), size)[:length]
+        error = fft_error_bound(*_norms_upper(a), *_norms_upper(b), size)
+        if self.side == "upper":
+            if np.min(product) < -error:
+                raise ArithmeticError("an FFT convolution of non-negative arrays fell below its error bound")
+            values = array_up(product + error)
+            infinity = min(1.0, up(self.infinity + other.infinity))
+        else:
+            values = np.maximum(array_down(product - error), 0.0)
+            infinity = max(0.0, down(self.infinity + down(other.infinity * down(1.0 - self.infinity))))
+        log_scale = self.log_scale + other.log_scale
+        # the float sum of the two log scales is exact up to one rounding: keep the exact pair by folding the
+        # rounding into the values (a factor e^(+-u |sum|), bounded on this side)
+        slack = math.exp(UNIT_ROUNDOFF * abs(log_scale) * 1.01) * (1 + 4 * UNIT_ROUNDOFF)
+        values = array_up(values * slack) if self.side == "upper" else array_down(values / slack)
+        composed = LossGrid(self.side, self.step, self.start + other.start, values,
+                            self.scale2 + other.scale2, log_scale, self.tilt, infinity)
+        return composed._normalised().truncated(truncation)
+
+    def power(self, count: int, truncation: Truncation) -> LossGrid:
+        """``count``-fold self-composition by repeated squaring (log2 count squarings)."""
+        if count < 1:
+            raise ValueError("count must be >= 1")
+        result: LossGrid | None = None
+        base = self
+        while True:
+            if count & 1:
+                result = base if result is None else result.convolve(base, truncation)
+            count >>= 1
+            if not count:
+                return result
+            base = base.convolve(base, truncation)
+
+    # -----------------------------------------------------------------------------------------
+    # truncation
+    # -----------------------------------------------------------------------------------------
+
+    def _upper_cut(self, tail: float, keep_above: int) -> int:
+        """The first index of the upper tail to fold away: its approximate true mass is <= ``tail``."""
+        logs = self.approximate_log_masses()
+        with np.errstate(invalid="ignore"):
+            suffix = np.logaddexp.accumulate(logs[::-1])[::-1]  # ln of the mass at and above each index
+        suffix = np.nan_to_num(suffix, nan=-np.inf)
+        allowed = np.nonzero(suffix <= math.log(tail))[0]
+        cut = int(allowed[0]) if allowed.size else self.values.size
+        return max(cut, keep_above)
+
+    def _lower_cut(self, relative: float, keep_below: int) -> int:
+        """The first index kept: the lower tail's weight folded to the cut is <= ``relative`` of the total.
+
+        On the upper side the lower tail moves up to the cut, where its true mass (at most 1) takes the cut's
+        tilted weight; that weight, in stored units, is what is compared with the array's total."""
+        logs = self.approximate_log_masses()
+        with np.errstate(invalid="ignore"):
+            prefix = np.minimum(np.logaddexp.accumulate(logs), 0.0)  # ln of the true mass at and below j
+        prefix = np.nan_to_num(prefix, nan=-np.inf)
+        losses = self.losses()
+        folded = prefix[:-1] + self.tilt * losses[1:] - self.log_scale - self.scale2 * _LN2  # stored units at j+1
+        total = math.log(float(np.sum(self.values)))
+        allowed = np.nonzero(folded <= total + math.log(relative))[0]
+        cut = int(allowed[-1]) + 1 if allowed.size else 0
+        return min(cut, keep_below)
+
+    def _dropped_cut(self, tail: float, keep_below: int) -> int:
+        """The first index kept on the lower side: the true mass dropped below it is <= ``tail`` (the bulk of
+        the untilted distribution must stay, whatever its tilted weight: later sums move it up)."""
+        with np.errstate(invalid="ignore"):
+            prefix = np.logaddexp.accumulate(self.approximate_log_masses())
+        allowed = np.nonzero(np.nan_to_num(prefix, nan=-np.inf) <= math.log(tail))[0]
+        cut = int(allowed[-1]) + 1 if allowed.size else 0
+        return min(cut, keep_below)
+
+    def truncated(self, truncation: Truncation) -> LossGrid:
+        """This distribution with its negligible tails folded away (soundly on its side; see the module)."""
+        size = self.values.size
+        if size <= 2:
+            return self
+        low = (self._lower_cut(truncation.relative, size - 1) if self.side == "upper"
+               else self._dropped_cut(truncation.tail, size - 1))
+        high = self._upper_cut(truncation.tail, low + 1)
+        if high - low > truncation.max_points:  # too long whatever the tails' mass: cut around the peak
+            peak = int(np.argmax(self.values))
+            low = max(low, min(peak - truncation.max_points // 2, high - truncation.max_points))
+            high = low + truncation.max_points
+        if low == 0 and high == size:
+            return self
+        values = self.values[low:high].copy()
+        infinity = self.infinity
+        if self.side == "upper":
+            if high < size:  # upper tail to +infinity
+                infinity = min(1.0, up(infinity + sum_upper(self.masses(slice(high, None)))))
+            if low > 0:  # lower tail up to the cut: true mass kept, restated in the cut's tilted units
+                moved = min(1.0, sum_upper(self.masses(slice(None, low))))  # the true tail mass is <= 1
+                unit = float(self.weights("lower")[low])
+                if unit == 0.0 or not math.isfinite(unit):  # the weight is beyond the float range: keep the tail
+                    return dataclasses.replace(self, values=self.values[:high].copy(), infinity=infinity)._normalised()
+                values[0] = up(values[0] + up(moved / unit))
+        else:
+            if high < size:  # upper tail down to the last kept point
+                moved = sum_lower(self.masses(slice(high, None)))
+                values[-1] = down(values[-1] + down(moved / float(self.weights("upper")[high - 1])))
+        return dataclasses.replace(self, start=self.start + low, values=values, infinity=infinity)._normalised()
+
+    # -----------------------------------------------------------------------------------------
+    # queries
+    # -----------------------------------------------------------------------------------------
+
+    def delta(self, eps: float) -> float:
+        """A bound on this side on delta(eps) = sum_j m_j (1 - e^(eps - l_j))_+ + the mass at +infinity."""
+        losses = self.losses()
+        reach = 2 * UNIT_ROUNDOFF * np.abs(losses)
+        chosen = losses + reach > eps if self.side == "upper" else losses - reach > eps
+        if not chosen.any():
+            return self.infinity if self.side == "upper" else max(0.0, self.infinity)
+        index = np.nonzero(chosen)[0]
+        l = losses[index]
+        y = eps - l  # float subtraction: within u |y| of eps - l~, and l~ within reach of the exact l
+        with np.errstate(over="ignore"):
+            hinge = -np.expm1(y)
+            error = (2 * UNIT_ROUNDOFF * np.abs(l) + UNIT_ROUNDOFF * np.abs(y)) * np.exp(np.minimum(y, 0)) * 1.01 \
+                + LIBM_RELATIVE_ERROR * np.abs(hinge) * 1.01
+        masses = self.masses(index)
+        if self.side == "upper":
+            terms = array_up(masses * np.maximum(array_up(hinge + error), 0.0))
+            total = sum_upper(terms) + index.size * _FLOOR  # a product below the float range is < 10^-300
+            return min(1.0, up(total + self.infinity))
+        terms = array_down(masses * np.maximum(array_down(hinge - error), 0.0))
+        return max(0.0, down(sum_lower(np.maximum(terms, 0.0)) + self.infinity))
+
+    def log_moment(self, order: float) -> float:
+        """ln E[e^(order L)] over the finite losses, in floats (for choosing tilts)."""
+        return float(logsumexp(self.approximate_log_masses() + order * self.losses()))
+
+    @property
+    def top_loss(self) -> float:
+        """The largest finite loss on the grid (a float)."""
+        return float((self.start + self.values.size - 1) * self.step)
+

@@ -1,0 +1,324 @@
+"""Dominating pairs of standard mechanisms, and their privacy-loss distributions on a grid (both sides).
+
+A mechanism enters the numerical accountant as a pair (P, Q) of output distributions whose hockey-stick
+curve is at least that of every neighbouring pair of datasets (a *dominating pair*, Zhu, Dong, Wang,
+AISTATS 2022, Definition 7); the composition of dominating pairs dominates the composition (their
+Theorem 10). A :class:`LossPair` holds one ordered pair as
+
+- **atoms**: outputs with a privacy loss l = ln(P/Q) (an exact rational, a float enclosure, or +infinity)
+  and a P-mass and Q-mass, each a float enclosure (lo, hi);
+- **a monotone segment**: a real output x on which l(x) is strictly monotone, given by the inverse x(l) with
+  its float error and the P- and Q-masses of x-intervals with theirs.
+
+:meth:`LossPair.grid` rounds it onto the grid l_j = j h: side "upper" sends every output's loss up to the
+next grid point (a cell's x-interval widened by the inverse's error, so slivers are counted twice, never
+lost), its upper tail (P-mass <= ``tail``) to +infinity and its lower tail up to the first grid point; side
+"lower" sends losses down, shrinks cells, drops the lower tail and moves the upper tail down. Both are
+bounds on their side (:mod:`dpcert.accountant.loss_grid`).
+
+The pairs (P first, Q second; sensitivity Delta):
+
+- Gaussian: N(Delta, sigma^2) vs N(0, sigma^2); l(x) = (Delta / sigma^2)(x - Delta/2). Symmetric: one order.
+- Laplace: Lap(0, b) vs Lap(Delta, b); atoms +Delta/b (P-mass 1/2) and -Delta/b (P-mass e^(-Delta/b)/2), and
+  l(x) = (Delta - 2x)/b on (0, Delta). Symmetric.
+- discrete Laplace (P(k) proportional to e^(-|k|/b)) and discrete Gaussian (e^(-k^2/(2 sigma^2))), integer Delta:
+  atoms, truncated where the P-mass beyond is below ``tail`` (Canonne, Kamath, Steinke 2020 for the latter).
+- randomized response (eps), k-RR (k, eps) and a generic (eps, delta)-DP mechanism (the pair of Kairouz,
+  Oh, Viswanath 2015: atoms +infinity with mass delta, +eps and -eps): atoms. Symmetric.
+- a finite mechanism's two inputs: atoms, exact from its pmf.
+- **subsampled** at rate q (Zhu, Dong, Wang 2022, Theorems 10 and 11; Balle, Barthe, Gaboardi 2018): from a
+  pair (P, Q), the pairs ((1 - q) Q + q P, Q) and (Q, (1 - q) Q + q P). Under add/remove neighbours q is the
+  Poisson rate and the base pair is for adding one record; under substitution q = m/n of sampling m of n
+  records without replacement and the base pair is for replacing one. The loss becomes ln(1 - q + q e^l)
+  (first order) or its negative (second), monotone in l, so atoms stay atoms and a monotone segment stays one.
+
+Float error: the inverses and masses use numpy and scipy (ndtr, exp, expm1, log1p); each result is
+widened by an explicit bound, assuming scipy's ndtr and numpy's exp, expm1, log1p within
+:data:`CDF_RELATIVE_ERROR` = 10^-11 relative (checked against 50-digit mpmath in
+``tests/accountant/test_pld_accountant.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from dpcert.accountant.loss_grid import LossGrid
+from dpcert.accountant.shuffle_intervals import UNIT_ROUNDOFF, array_down, array_up, down, up
+
+__all__ = [
+    "CDF_RELATIVE_ERROR",
+    "Atom",
+    "LossPair",
+    "MonotoneSegment",
+    "atoms_pair",
+    "gaussian_segment",
+    "laplace_pair",
+]
+
+CDF_RELATIVE_ERROR = 1e-11
+"""Assumed relative error of scipy's ndtr and numpy's exp/expm1/log1p results used for masses and inverses."""
+
+_R = CDF_RELATIVE_ERROR
+
+
+def _widen(lo: np.ndarray, hi: np.ndarray, relative: float = _R) -> tuple[np.ndarray, np.ndarray]:
+    """[lo, hi] widened by ``relative`` of each end and one float, clipped at 0 below."""
+    return (np.maximum(array_down(lo * (1 - relative)), 0.0), array_up(hi * (1 + relative)))
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One output: loss (a Fraction, a float pair (lo, hi) enclosing it, or math.inf) and mass enclosures."""
+
+    loss: Fraction | tuple[float, float] | float
+    p: tuple[float, float]
+    q: tuple[float, float]
+
+    def loss_range(self) -> tuple[float, float]:
+        if isinstance(self.loss, Fraction):
+            return down(float(self.loss)), up(float(self.loss))
+        if isinstance(self.loss, tuple):
+            return self.loss
+        return math.inf, math.inf
+
+    def grid_index(self, step: Fraction, side: str) -> int | None:
+        """The grid index of the loss rounded up (upper) or down (lower); None for +infinity."""
+        if not isinstance(self.loss, (Fraction, tuple)):
+            return None
+        if isinstance(self.loss, Fraction):
+            ratio = self.loss / step
+        else:
+            ratio = Fraction(self.loss[1] if side == "upper" else self.loss[0]) / step
+        return math.ceil(ratio) if side == "upper" else math.floor(ratio)
+
+
+@dataclass(frozen=True)
+class MonotoneSegment:
+    """Outputs x in (-inf, inf) (or a sub-interval) on which the loss l(x) is strictly monotone.
+
+    Attributes:
+        increasing: whether l grows with x.
+        loss_ends: (smallest, largest) loss on the segment, floats at or beyond the true ends; may be infinite.
+        inverse: l (float array) -> (x, error): x(l) and a bound on |x(l) - exact x at the exact l| for the
+            exact grid loss within 2u|l| of the float.
+        p_mass, q_mass: (a, b) arrays -> (lo, hi) enclosures of P([a, b]) and Q([a, b]) (a <= b, ends may be
+            infinite).
+        quantiles: tail mass t -> (x_low, x_high) with P(x < x_low), P(x > x_high) <= t (roughly; used only to
+            choose the grid's range).
+    """
+
+    increasing: bool
+    loss_ends: tuple[float, float]
+    inverse: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+    p_mass: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+    q_mass: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+    quantiles: Callable[[float], tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class LossPair:
+    """An ordered pair (P, Q) as atoms plus at most one monotone segment (see the module docstring)."""
+
+    atoms: tuple[Atom, ...] = ()
+    segment: MonotoneSegment | None = None
+    label: str = ""
+
+    # -------------------------------------------------------------------------------------------
+    # subsampling
+    # -------------------------------------------------------------------------------------------
+
+    def subsampled(self, q: float, order: str) -> LossPair:
+        """((1-q) Q + q P, Q) for order "first", (Q, (1-q) Q + q P) for order "second"."""
+        atoms = []
+        for atom in self.atoms:
+            lo, hi = atom.loss_range()
+            mixed = _widen(np.array([down(down((1 - q) * atom.q[0]) + down(q * atom.p[0]))]),
+                           np.array([up(up((1 - q) * atom.q[1]) + up(q * atom.p[1]))]), 4 * UNIT_ROUNDOFF)
+            mixed = (float(mixed[0][0]), float(mixed[1][0]))
+            if order == "first":
+                loss = math.inf if hi == math.inf else (_mix_loss(lo, q, "down"), _mix_loss(hi, q, "up"))
+                atoms.append(Atom(loss, mixed, atom.q))
+            elif hi < math.inf:  # Q-mass 0 (loss +infinity) has loss -infinity in this order: no contribution
+                atoms.append(Atom((-_mix_loss(hi, q, "up"), -_mix_loss(lo, q, "down")), atom.q, mixed))
+        segment = None if self.segment is None else _subsample_segment(self.segment, q, order)
+        return LossPair(tuple(atoms), segment, f"{self.label}, subsampled q = {q}")
+
+    # -------------------------------------------------------------------------------------------
+    # discretisation
+    # -------------------------------------------------------------------------------------------
+
+    def loss_span(self, tail: float) -> tuple[float, float]:
+        """Roughly the smallest and largest finite loss with P-mass above ``tail`` (floats)."""
+        lows, highs = [], []
+        for atom in self.atoms:
+            lo, hi = atom.loss_range()
+            if math.isfinite(lo) and atom.p[1] > 0:
+                lows.append(lo)
+            if math.isfinite(hi) and atom.p[1] > 0:
+                highs.append(hi)
+        if self.segment is not None:
+            a, b = _segment_loss_span(self.segment, tail)
+            lows.append(a)
+            highs.append(b)
+        return (min(lows), max(highs)) if lows else (0.0, 0.0)
+
+    def grid(self, side: str, step: Fraction, tail: float, *, tilt: float = 0.0) -> LossGrid:
+        """This pair's loss distribution on the grid of ``step``, a bound on ``side`` (see the module)."""
+        entries: dict[int, float] = {}
+        infinity = 0.0
+        rounding = up if side == "upper" else down
+        for atom in self.atoms:
+            mass = atom.p[1] if side == "upper" else atom.p[0]
+            if mass == 0.0:
+                continue
+            lo, hi = atom.loss_range()
+            if lo == -math.inf and side == "lower":
+                continue
+            index = None if hi == math.inf else (atom.grid_index(step, side) if lo != -math.inf else None)
+            if hi == math.inf:
+                infinity = rounding(infinity + mass)
+            elif index is None:
+                continue  # -infinity on the upper side: handled below as the segment's lowest point
+            else:
+                entries[index] = rounding(entries.get(index, 0.0) + mass)
+        low_atoms = [a for a in self.atoms if a.loss_range()[0] == -math.inf and a.p[1] > 0 and side == "upper"]
+        if self.segment is not None:
+            seg_start, seg_masses, seg_infinity = _segment_cells(self.segment, side, step, tail)
+            for j, m in enumerate(seg_masses):
+                if m > 0:
+                    entries[seg_start + j] = rounding(entries.get(seg_start + j, 0.0) + float(m))
+            infinity = rounding(infinity + seg_infinity)
+        if not entries:
+            entries[0] = 0.0
+        first = min(entries)
+        for atom in low_atoms:  # an atom at -infinity rounds up to anything: the lowest grid point
+            entries[first] = up(entries[first] + atom.p[1])
+        last = max(entries)
+        masses = np.zeros(last - first + 1)
+        for index, mass in entries.items():
+            masses[index - first] = mass
+        return LossGrid.from_masses(side, step, first, masses, min(1.0, infinity), tilt=tilt)
+
+
+# ---------------------------------------------------------------------------------------------
+# subsampling of losses: l -> ln(1 - q + q e^l)
+# ---------------------------------------------------------------------------------------------
+
+def _mix_loss(loss: float, q: float, direction: str) -> float:
+    """ln(1 - q + q e^loss), rounded ``direction`` (via mpmath-free float bounds with explicit slack)."""
+    if loss == math.inf:
+        return math.inf
+    if loss == -math.inf:  # ln(1 - q), with log1p's error
+        value = math.log1p(-q)
+        return up(value * (1 - _R)) if direction == "up" else down(value * (1 + _R))
+    value = math.log1p(q * math.expm1(loss))
+    slack = (abs(value) + q * abs(math.expm1(loss)) * 4 + 1e-300) * _R * 4
+    return up(value + slack) if direction == "up" else down(value - slack)
+
+
+def _subsample_segment(segment: MonotoneSegment, q: float, order: str) -> MonotoneSegment:
+    """The segment of ((1-q) Q + q P, Q) (order "first") or of its reverse."""
+    sign = 1 if order == "first" else -1
+
+    def inverse(loss: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # first: base loss = ln((e^l - 1 + q) / q); second: the same at -l
+        own = sign * loss
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            excess = np.expm1(own) + q
+            base = np.log(excess / q)
+            # the exact grid loss is within 2u|l| of the float; expm1 and the sum carry R relative each
+            error_excess = (2 * UNIT_ROUNDOFF * np.abs(own) * np.exp(own) + _R * np.abs(np.expm1(own)) + _R * q) * 1.1
+            base_error = error_excess / np.maximum(excess - error_excess, 1e-300) * 1.1 + _R * np.abs(base) + 1e-300
+        base = np.where(excess > 0, base, -np.inf)
+        x, x_error = segment.inverse(base)
+        # the base inverse bounds its error for an input within 2u|l|; propagate the extra base error through
+        # its slope, bounded by the difference quotient over the error interval
+        x_hi, _ = segment.inverse(base + base_error)
+        x_lo, _ = segment.inverse(base - base_error)
+        with np.errstate(invalid="ignore"):
+            spread = np.maximum(np.abs(x_hi - x), np.abs(x - x_lo))
+        return x, np.where(np.isfinite(spread), x_error + spread * 1.01, np.inf)
+
+    def mixed(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        p_lo, p_hi = segment.p_mass(a, b)
+        q_lo, q_hi = segment.q_mass(a, b)
+        return _widen(array_down(array_down((1 - q) * q_lo) + array_down(q * p_lo)),
+                      array_up(array_up((1 - q) * q_hi) + array_up(q * p_hi)), 4 * UNIT_ROUNDOFF)
+
+    lo, hi = segment.loss_ends
+    if order == "first":
+        ends = (_mix_loss(lo, q, "down") if lo > -math.inf else math.log1p(-q),
+                _mix_loss(hi, q, "up") if hi < math.inf else math.inf)
+        return MonotoneSegment(segment.increasing, ends, inverse, mixed, segment.q_mass,
+                               segment.quantiles)
+    ends = (-_mix_loss(hi, q, "up") if hi < math.inf else -math.inf,
+            -_mix_loss(lo, q, "down") if lo > -math.inf else -math.log1p(-q))
+    return MonotoneSegment(not segment.increasing, ends, inverse, segment.q_mass, mixed, segment.quantiles)
+
+
+# ---------------------------------------------------------------------------------------------
+# cells of a monotone segment
+# ---------------------------------------------------------------------------------------------
+
+def _segment_loss_span(segment: MonotoneSegment, tail: float) -> tuple[float, float]:
+    """The losses at the segment's tail quantiles, clipped to its loss range (floats, no direction)."""
+    x_low, x_high = segment.quantiles(tail)
+    grid = np.array([x_low, x_high])
+    loss = _loss_at(segment, grid)
+    lo, hi = sorted(float(v) for v in loss)
+    ends = sorted(segment.loss_ends)
+    return max(lo, ends[0]), min(hi, ends[1])
+
+
+def _loss_at(segment: MonotoneSegment, x: np.ndarray) -> np.ndarray:
+    """l(x) by bisection on the inverse (floats; only for choosing the grid's range)."""
+    lo_end, hi_end = segment.loss_ends
+    low = np.full(x.shape, max(lo_end, -1e4))
+    high = np.full(x.shape, min(hi_end, 1e4))
+    for _ in range(200):
+        middle = (low + high) / 2
+        at, _ = segment.inverse(middle)
+        beyond = (at > x) if segment.increasing else (at < x)
+        high = np.where(beyond, middle, high)
+        low = np.where(beyond, low, middle)
+    return (low + high) / 2
+
+
+def _segment_cells(segment: MonotoneSegment, side: str, step: Fraction,
+                   tail: float) -> tuple[int, np.ndarray, float]:
+    """(first index, masses, mass at +infinity) of the segment on the grid, a bound on ``side``.
+
+    The grid covers the losses between the tail quantiles; below them (lower tail) the mass goes to the
+    first grid point (upper side) or is dropped (lower side), above them to +infinity (upper) or the last
+    grid point (lower). Cell j holds the outputs with loss in (l_(j-1), l_j] (upper side, mass at l_j) or
+    in [l_j, l_(j+1)) (lower side, mass at l_j).
+    """
+    lo, hi = _segment_loss_span(segment, tail)
+    h = float(step)
+    first = math.floor(lo / h) - 1
+    last = math.ceil(hi / h) + 1
+    x, error = segment.inverse(np.arange(first, last + 1) * h)
+    error = np.where(np.isfinite(x), error, 0.0)
+    if not segment.increasing:  # boundaries in increasing x
+        x, error = x[::-1], error[::-1]
+    upper = side == "upper"
+    # x-interval i lies between boundaries i-1 and i (i = 0: below all, i = n: above all), widened on the
+    # upper side (a sliver counted twice) and shrunk on the lower side (a sliver lost)
+    starts = np.concatenate(([-np.inf], x - error if upper else x + error))
+    ends = np.concatenate((x + error if upper else x - error, [np.inf]))
+    with np.errstate(invalid="ignore"):
+        lo_mass, hi_mass = segment.p_mass(np.minimum(starts, ends), ends)
+    masses = hi_mass if upper else np.where(ends > starts, lo_mass, 0.0)
+    masses = np.nan_to_num(masses, nan=0.0)
+    if not segment.increasing:  # back to increasing loss: interval i lies between grid indices first+i-1, first+i
+        masses = masses[::-1]
+    n = masses.size - 1
+    if upper:  # losses in (l_(i-1), l_i] go to l_i; the lower tail to l_first; the upper tail to +infinity
+        cells = masses[:n].copy()
+        return first, cells, float(masses[n])
+    cells = masses[1:].copy()  # losses in [l_i, l_(i+1)) go to l_i; the upper tail to l_last; the lower is dropped
+    return first, cells, 0.0

@@ -1,0 +1,244 @@
+"""Mechanisms the numerical accountant composes, named as on the command line: ``NAME:param=value,...*count``.
+
+A SPEC names a mechanism, its parameters and an optional repeat count, e.g.
+``gaussian:sigma=0.8,q=0.005*1000`` or ``laplace:b=10*20``. Names and parameters (sensitivity defaults to 1):
+
+========================  =============================================================================
+``gaussian``              sigma in [10^-3, 10^6], sensitivity > 0
+``laplace``               b in [10^-3, 10^6] (or eps: b = sensitivity/eps), sensitivity > 0
+``discrete-laplace``      b in [10^-2, 10^4], integer sensitivity in [1, 1000]
+``discrete-gaussian``     sigma in [10^-1, 10^3], integer sensitivity in [1, 1000]
+``randomized-response``   eps in [10^-6, 700]
+``k-rr``                  k in [2, 10^6], eps in [10^-6, 700]
+``approximate-dp``        eps in [10^-6, 700], delta in [0, 1): the (eps, delta)-DP worst case
+any finite mechanism      of ``dpcert mechanisms`` (e.g. ``unary-encoding:k=4,eps=1``), composed on its
+                          inputs ``pair=i/j`` (default: every ordered pair when it is the only mechanism)
+========================  =============================================================================
+
+Every mechanism also takes ``q`` in [10^-12, 1]: the Poisson sampling rate under add/remove neighbours, or
+the fraction m/n of a batch sampled without replacement under substitution. ``count`` is an integer in
+[1, 10^7].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+
+from dpcert.accountant.loss_mechanisms import (
+    discrete_gaussian_pair,
+    discrete_laplace_pair,
+    dp_pair,
+    finite_pair,
+    gaussian_pair,
+    laplace_pair,
+    randomized_response_pair,
+)
+from dpcert.accountant.loss_pairs import LossPair
+from dpcert.mechanisms.base import FiniteMechanism
+from dpcert.mechanisms.catalog import CATALOG, make_mechanism
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive, require_real
+from dpcert.proofs.rounding import float_lower, float_upper
+
+__all__ = ["NEIGHBOURS", "MAX_COUNT", "Component", "parse_spec", "make_component"]
+
+NEIGHBOURS = ("add-remove", "substitute")
+MAX_COUNT = 10**7
+"""Repeat counts up to 10^7: repeated squaring needs 2 log2(count) convolutions (48 at 10^7)."""
+
+MAX_FINITE_INPUTS = 8
+"""A finite mechanism without ``pair=`` is composed on every ordered pair of its inputs: at most 8 inputs."""
+
+_SCALE = (sympy.Rational(1, 1000), sympy.Integer(10**6))
+_EPS = (sympy.Rational(1, 10**6), sympy.Integer(700))
+_Q_MIN = sympy.Rational(1, 10**12)
+
+_BUILT_IN = {
+    "gaussian": ("sigma", "sensitivity", "q"),
+    "laplace": ("b", "eps", "sensitivity", "q"),
+    "discrete-laplace": ("b", "sensitivity", "q"),
+    "discrete-gaussian": ("sigma", "sensitivity", "q"),
+    "randomized-response": ("eps", "q"),
+    "k-rr": ("k", "eps", "q"),
+    "approximate-dp": ("eps", "delta", "q"),
+}
+
+
+@dataclass(frozen=True)
+class Component:
+    """One mechanism, repeated ``count`` times, as its ordered dominating pairs.
+
+    Attributes:
+        name, parameters: as the user wrote them (for display).
+        pairs: direction -> (pair for the upper side, pair for the lower side). The composition is evaluated
+            for every direction (the same key in every component) and the largest delta is the answer; a
+            symmetric mechanism has the same pair under "first" and "second". The two sides differ only for a
+            subsampled mechanism whose rate q is not a float: the upper side uses the float above q and the
+            lower side the float below (the mixture's hockey-stick curve grows with q: the pair at a smaller
+            rate is the one at a larger rate post-processed by "keep the output with probability q1/q2, else
+            draw afresh from Q").
+        count: the repeat count.
+        unit: a loss every atom of the mechanism is an integer multiple of (an exact rational), when there is one:
+            a grid whose step divides it places those atoms exactly.
+        exact: ("gaussian", mu) for a plain Gaussian (composed exactly by Balle and Wang), ("rr", eps) for
+            binary randomized response (Kairouz, Oh, Viswanath), else None.
+    """
+
+    name: str
+    parameters: tuple[tuple[str, str], ...]
+    pairs: dict[str, tuple[LossPair, LossPair]]
+    count: int
+    unit: sympy.Rational | None = None
+    exact: tuple[str, sympy.Expr] | None = None
+
+    @property
+    def label(self) -> str:
+        text = ",".join(f"{k}={v}" for k, v in self.parameters)
+        return f"{self.name}:{text}" + (f"*{self.count}" if self.count != 1 else "")
+
+
+def parse_spec(text: str) -> tuple[str, dict[str, str], int]:
+    """``NAME:param=value,...*count`` -> (name, raw parameters, count)."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidParameterError(f"SPEC must be NAME:param=value,...[*count]. Got {text!r}")
+    text = text.strip()
+    count = 1
+    head, star, tail = text.rpartition("*")
+    if star and tail.strip().isdigit() and not head.endswith("*"):
+        text, count = head, require_int("count", tail.strip(), minimum=1, maximum=MAX_COUNT)
+    name, _, body = text.partition(":")
+    name = name.strip()
+    raw: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in body.split(","))):
+        key, equals, value = item.partition("=")
+        if not equals or not key.strip() or not value.strip():
+            raise InvalidParameterError(f"SPEC parameters must read param=value. Got {item!r} in {text!r}")
+        if key.strip() in raw:
+            raise InvalidParameterError(f"SPEC names parameter {key.strip()!r} twice: {text!r}")
+        raw[key.strip()] = value.strip()
+    return name, raw, count
+
+
+def _scale(name: str, value: str) -> sympy.Expr:
+    return require_positive(name, value, at_least=_SCALE[0], at_most=_SCALE[1])
+
+
+def _eps(value: str) -> sympy.Expr:
+    return require_positive("eps", value, at_least=_EPS[0], at_most=_EPS[1])
+
+
+def _rational_unit(value: sympy.Expr) -> sympy.Rational | None:
+    return value if value.is_Rational else None
+
+
+def _built_in(name: str, raw: dict[str, str]) -> tuple[dict[str, LossPair] | LossPair, sympy.Rational | None,
+                                                        tuple[str, sympy.Expr] | None]:
+    """The pair of a built-in mechanism (symmetric unless a dict), its loss unit and exact form."""
+    sensitivity_default = "1"
+    if name == "gaussian":
+        sigma = _scale("sigma", _need(name, raw, "sigma"))
+        sensitivity = require_positive("sensitivity", raw.get("sensitivity", sensitivity_default))
+        if sensitivity / sigma > 10**4:
+            raise InvalidParameterError(f"sensitivity/sigma must be <= 10^4 (the loss then exceeds 10^8). Got "
+                                        f"{sensitivity / sigma}")
+        return gaussian_pair(sigma, sensitivity), None, ("gaussian", sensitivity / sigma)
+    if name == "laplace":
+        sensitivity = require_positive("sensitivity", raw.get("sensitivity", sensitivity_default))
+        if ("b" in raw) == ("eps" in raw):
+            raise InvalidParameterError("laplace needs exactly one of b (scale) or eps (b = sensitivity/eps)")
+        b = _scale("b", raw["b"]) if "b" in raw else sensitivity / _eps(raw["eps"])
+        if not _SCALE[0] <= b <= _SCALE[1]:
+            raise InvalidParameterError(f"b must be in [1/1000, 10^6]. Got b = sensitivity/eps = {b}")
+        return laplace_pair(b, sensitivity), _rational_unit(sensitivity / b), None
+    if name in ("discrete-laplace", "discrete-gaussian"):
+        sensitivity = require_int("sensitivity", raw.get("sensitivity", sensitivity_default), minimum=1, maximum=1000)
+        if name == "discrete-laplace":
+            b = require_positive("b", _need(name, raw, "b"), at_least=sympy.Rational(1, 100), at_most=10**4)
+            return discrete_laplace_pair(b, sensitivity), _rational_unit(1 / b), None
+        sigma = require_positive("sigma", _need(name, raw, "sigma"), at_least=sympy.Rational(1, 10), at_most=1000)
+        return discrete_gaussian_pair(sigma, sensitivity, 1e-300), _rational_unit(sensitivity / (2 * sigma ** 2)), None
+    if name == "randomized-response":
+        eps = _eps(_need(name, raw, "eps"))
+        return randomized_response_pair(eps), _rational_unit(eps), ("rr", eps)
+    if name == "k-rr":
+        k = require_int("k", _need(name, raw, "k"), minimum=2, maximum=10**6)
+        eps = _eps(_need(name, raw, "eps"))
+        return randomized_response_pair(eps, k=k), _rational_unit(eps), ("rr", eps) if k == 2 else None
+    eps = _eps(_need(name, raw, "eps"))
+    delta = require_real("delta", _need(name, raw, "delta"), low=0, high=1, high_open=True)
+    return dp_pair(eps, delta), _rational_unit(eps), None
+
+
+def _need(name: str, raw: dict[str, str], key: str) -> str:
+    if key not in raw:
+        raise InvalidParameterError(f"{name} needs {key}=VALUE (see `dpcert compose --help`)")
+    return raw[key]
+
+
+def _finite(name: str, raw: dict[str, str], *, alone: bool) -> dict[str, LossPair]:
+    """The ordered pairs of a catalogued finite mechanism's inputs."""
+    pair = raw.pop("pair", None)
+    mechanism = make_mechanism(name, raw)
+    if not isinstance(mechanism, FiniteMechanism):
+        raise InvalidParameterError(f"mechanism {name!r} has no finite pmf; compose names a built-in "
+                                    f"({', '.join(_BUILT_IN)}) or a finite mechanism of `dpcert mechanisms`")
+    inputs = list(mechanism.inputs())
+    outputs = list(mechanism.outputs())
+    rows = []
+    for x in inputs:
+        pmf = mechanism.pmf(x)
+        rows.append([pmf.get(y, sympy.Integer(0)) for y in outputs])
+    if pair is not None:
+        first, slash, second = pair.partition("/")
+        if not slash:
+            raise InvalidParameterError(f"pair must read i/j (input indices). Got {pair!r}")
+        i = require_int("pair", first, minimum=0, maximum=len(inputs) - 1)
+        j = require_int("pair", second, minimum=0, maximum=len(inputs) - 1)
+        if i == j:
+            raise InvalidParameterError(f"pair must name two different inputs. Got {pair!r}")
+        return {"first": finite_pair(rows, i, j, f"{name} inputs {i}/{j}"),
+                "second": finite_pair(rows, j, i, f"{name} inputs {j}/{i}")}
+    if not alone:
+        raise InvalidParameterError(f"{name} composed with other mechanisms needs pair=i/j (which two inputs the "
+                                    "whole composition's neighbours give it)")
+    if len(inputs) > MAX_FINITE_INPUTS:
+        raise InvalidParameterError(f"{name} has {len(inputs)} inputs: give pair=i/j (every ordered pair is composed "
+                                    f"for at most {MAX_FINITE_INPUTS} inputs)")
+    return {f"{i}/{j}": finite_pair(rows, i, j, f"{name} inputs {i}/{j}")
+            for i in range(len(inputs)) for j in range(len(inputs)) if i != j}
+
+
+def make_component(text: str, *, alone: bool = True) -> Component:
+    """The :class:`Component` a SPEC names (``alone``: it is the only mechanism of the composition)."""
+    name, raw, count = parse_spec(text)
+    shown = tuple(raw.items())
+    q_text = raw.pop("q", None)
+    if name in _BUILT_IN:
+        unknown = sorted(set(raw) - set(_BUILT_IN[name]))
+        if unknown:
+            raise InvalidParameterError(f"{name} has no parameter {unknown[0]!r}; its parameters are "
+                                        f"{', '.join(_BUILT_IN[name])}")
+        built, unit, exact = _built_in(name, raw)
+        pairs = built if isinstance(built, dict) else {"first": built, "second": built}
+    elif name in CATALOG:
+        pairs, unit, exact = _finite(name, raw, alone=alone), None, None
+    else:
+        raise InvalidParameterError(f"mechanism must be one of {', '.join(_BUILT_IN)} or a finite mechanism of "
+                                    f"`dpcert mechanisms`. Got {name!r}")
+    sides = {key: (pair, pair) for key, pair in pairs.items()}
+    if q_text is not None:
+        q = require_real("q", q_text, low=_Q_MIN, high=1)
+        if q != 1:
+            rates = (float_upper(q), float_lower(q))
+
+            def mixed(pair: LossPair, order: str) -> tuple[LossPair, LossPair]:
+                return pair.subsampled(rates[0], order), pair.subsampled(rates[1], order)
+
+            if set(pairs) == {"first", "second"}:
+                sides = {"first": mixed(pairs["first"], "first"), "second": mixed(pairs["second"], "second")}
+            else:  # every ordered pair, each in both orders of the mixture
+                sides = {f"{key} {order}": mixed(pair, order) for key, pair in pairs.items()
+                         for order in ("first", "second")}
+            unit, exact = None, None
+    return Component(name, shown, sides, count, unit, exact)

@@ -1,0 +1,44 @@
+"""``dpcert compose``: the JSON shape of issue 13, the enclosure against the exact Gaussian value, and one-line
+errors (exit 2) for bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import run_cli
+
+run = run_cli
+
+
+def test_compose_json_encloses_the_exact_k_fold_gaussian(capsys):
+    # Balle-Wang: sigma = 1, k = 10, delta = 1e-5 gives eps = 17.856586830 (the issue's exact reference)
+    code, out, _ = run(capsys, "compose", "gaussian:sigma=1*10", "--delta", "1e-5", "--exact", "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["valid"] is True and payload["method"] == "pld"
+    assert payload["eps_lower"] <= 17.856586830 <= payload["eps_upper"]
+    closed = payload["results"][1]
+    assert closed["lower"] <= 17.8565868302 and closed["upper"] >= 17.8565868301
+
+
+def test_compose_delta_of_a_heterogeneous_sequence(capsys):
+    code, out, _ = run(capsys, "compose", "gaussian:sigma=2,q=0.1*20", "laplace:b=10*5", "--eps", "1", "--json")
+    payload = json.loads(out)
+    assert code == 0 and 0 <= payload["delta_lower"] <= payload["delta_upper"] <= 1
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (("gaussian:sigma=-1", "--delta", "1e-5"), "sigma"),
+    (("gaussian:sigma=1,q=2", "--delta", "1e-5"), "q"),
+    (("gaussian:sigma=1*0", "--delta", "1e-5"), "count"),
+    (("gaussian:sigma=1", "--delta", "1"), "delta"),
+    (("gaussian:sigma=1", "--eps", "-1"), "eps"),
+    (("nope:x=1", "--delta", "1e-5"), "mechanism"),
+    (("gaussian:sigma=1",), "--delta"),
+    (("gaussian:sigma=1", "--delta", "1e-5", "--neighbours", "sideways"), "neighbours"),
+])
+def test_compose_bad_input_is_one_line_exit_2(capsys, argv, named):
+    code, out, err = run(capsys, "compose", *argv)
+    assert code == 2 and out == "" and err.startswith("dpcert: error: ") and err.strip().count("\n") == 0
+    assert named in err
