@@ -26,7 +26,7 @@ from dpcert.accountant.loss_grid import LIBM_RELATIVE_ERROR, fft_error_bound
 from dpcert.accountant.pld_accountant import compose
 from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.parameters import InvalidParameterError
-from tests.oracles.laplace_composition import laplace_k_fold_delta
+from oracles.laplace_composition import laplace_k_fold_delta
 
 
 def _encloses(result, truth_low, truth_high) -> None:
