@@ -130,6 +130,12 @@ def exp_bounds(x: np.ndarray, error: np.ndarray | float, side: str) -> np.ndarra
     return np.where(low < _FLOOR, 0.0, np.maximum(low, 0.0))
 
 
+def _log_cumulative(logs: np.ndarray) -> np.ndarray:
+    """ln of the running sums of e^logs (entries -inf for zero masses; numpy's logaddexp turns two -inf into
+    nan, which would spread through the whole accumulation)."""
+    return np.logaddexp.accumulate(np.where(np.isfinite(logs), logs, -1e300))
+
+
 def _norms_upper(values: np.ndarray) -> tuple[float, float]:
     """Upper bounds on |values|_1 and |values|_2 of a non-negative array."""
     l1 = sum_upper(values)
@@ -288,7 +294,7 @@ class LossGrid:
         # the float sum of the two log scales is exact up to one rounding: keep the exact pair by folding the
         # rounding into the values (a factor e^(+-u |sum|), bounded on this side)
         slack = math.exp(UNIT_ROUNDOFF * abs(log_scale) * 1.01) * (1 + 4 * UNIT_ROUNDOFF)
-        values = array_up(values * slack) if self.side == "upper" else array_down(values / slack)
+        values = array_up(values * slack) if self.side == "upper" else np.maximum(array_down(values / slack), 0.0)
         composed = LossGrid(self.side, self.step, self.start + other.start, values,
                             self.scale2 + other.scale2, log_scale, self.tilt, infinity)
         return composed._normalised().truncated(truncation)
@@ -314,9 +320,7 @@ class LossGrid:
     def _upper_cut(self, tail: float, keep_above: int) -> int:
         """The first index of the upper tail to fold away: its approximate true mass is <= ``tail``."""
         logs = self.approximate_log_masses()
-        with np.errstate(invalid="ignore"):
-            suffix = np.logaddexp.accumulate(logs[::-1])[::-1]  # ln of the mass at and above each index
-        suffix = np.nan_to_num(suffix, nan=-np.inf)
+        suffix = _log_cumulative(logs[::-1])[::-1]  # ln of the mass at and above each index
         allowed = np.nonzero(suffix <= math.log(tail))[0]
         cut = int(allowed[0]) if allowed.size else self.values.size
         return max(cut, keep_above)
@@ -327,9 +331,7 @@ class LossGrid:
         On the upper side the lower tail moves up to the cut, where its true mass (at most 1) takes the cut's
         tilted weight; that weight, in stored units, is what is compared with the array's total."""
         logs = self.approximate_log_masses()
-        with np.errstate(invalid="ignore"):
-            prefix = np.minimum(np.logaddexp.accumulate(logs), 0.0)  # ln of the true mass at and below j
-        prefix = np.nan_to_num(prefix, nan=-np.inf)
+        prefix = np.minimum(_log_cumulative(logs), 0.0)  # ln of the true mass at and below j
         losses = self.losses()
         folded = prefix[:-1] + self.tilt * losses[1:] - self.log_scale - self.scale2 * _LN2  # stored units at j+1
         total = math.log(float(np.sum(self.values)))
@@ -340,9 +342,8 @@ class LossGrid:
     def _dropped_cut(self, tail: float, keep_below: int) -> int:
         """The first index kept on the lower side: the true mass dropped below it is <= ``tail`` (the bulk of
         the untilted distribution must stay, whatever its tilted weight: later sums move it up)."""
-        with np.errstate(invalid="ignore"):
-            prefix = np.logaddexp.accumulate(self.approximate_log_masses())
-        allowed = np.nonzero(np.nan_to_num(prefix, nan=-np.inf) <= math.log(tail))[0]
+        prefix = _log_cumulative(self.approximate_log_masses())
+        allowed = np.nonzero(prefix <= math.log(tail))[0]
         cut = int(allowed[-1]) + 1 if allowed.size else 0
         return min(cut, keep_below)
 

@@ -201,7 +201,7 @@ class LossPair:
         masses = np.zeros(last - first + 1)
         for index, mass in entries.items():
             masses[index - first] = mass
-        return LossGrid.from_masses(side, step, first, masses, min(1.0, infinity), tilt=tilt)
+        return LossGrid.from_masses(side, step, first, masses, min(1.0, max(0.0, infinity)), tilt=tilt)
 
 
 # ---------------------------------------------------------------------------------------------

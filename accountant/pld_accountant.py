@@ -21,7 +21,6 @@ Su 2019) and k-fold binary randomized response is Kairouz, Oh and Viswanath's bi
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import time
 from collections.abc import Sequence
@@ -45,12 +44,15 @@ SOURCE = ("privacy-loss distributions composed by FFT (Koskela, Jalko, Honkela 2
           "dominating pairs), pessimistic and optimistic grids with bounded rounding")
 
 DEFAULT_GAP = 1e-3
-"""Relative gap the grid is chosen for: h * (number of mechanisms) <= gap * max(eps, 0.05)."""
+GAP_RANGE = (1e-6, 0.5)
+"""The relative gap the grid is chosen for (h * number of mechanisms <= gap * max(eps, 10^-3), unless the
+composed window then needs more than MAX_GRID_POINTS / 2 points), in [10^-6, 1/2]: below, the grid's size
+rather than the gap decides; above, the answer says little."""
 
 MIN_STEP_EXPONENT, MAX_STEP_EXPONENT = 4, 34
 """The grid step is unit / 2^m with m in [4, 34]."""
 
-MAX_TILT = 200.0
+MAX_TILT = 2000.0
 """Tilts above this gain nothing (pure-DP losses are bounded) and stretch the float range."""
 
 DELTA_RANGE = (1e-300, 1.0)
@@ -100,53 +102,63 @@ class NumericalComposition:
                 return Fraction(int(c.unit.p), int(c.unit.q))
         return Fraction(1)
 
-    def _log_moments(self, orders: np.ndarray) -> dict[str, np.ndarray]:
-        """ln E[e^(order L)] of the composition per direction, on a coarse upper grid (floats)."""
-        step = self._unit() / 2 ** 8
-        moments = {}
+    def _survey(self, orders: np.ndarray) -> dict[str, tuple[np.ndarray, float, float, float]]:
+        """Per direction: ln E[e^(order L)] of the composition, its mean, standard deviation and the widest
+        single mechanism's loss span, from each mechanism's upper grid at a step of 1/4096 of its span (floats,
+        a guide only)."""
+        spans = [max(hi - lo, 1e-12) for c in self.components for lo, hi in
+                 [c.pairs[key][0].loss_span(1e-12) for key in c.pairs]]
+        unit = self._unit()
+        exponent = max(8, min(MAX_STEP_EXPONENT, math.ceil(math.log2(float(unit) * 4096 / min(spans)))))
+        step = unit / 2 ** exponent
+        survey = {}
         for key in self.components[0].pairs:
-            total = np.zeros(orders.size)
+            moment, mean, variance = np.zeros(orders.size), 0.0, 0.0
             for c in self.components:
                 grid = c.pairs[key][0].grid("upper", step, 1e-30)
                 logs = grid.approximate_log_masses()
                 losses = grid.losses()
-                total += c.count * np.array([np.logaddexp.reduce(logs + a * losses) for a in orders])
-            moments[key] = total
-        return moments
+                moment += c.count * np.array([np.logaddexp.reduce(logs + a * losses) for a in orders])
+                weights = np.exp(logs - np.logaddexp.reduce(logs))
+                first = float(np.sum(weights * losses))
+                mean += c.count * first
+                variance += c.count * float(np.sum(weights * (losses - first) ** 2))
+            survey[key] = (moment, mean, math.sqrt(variance), max(spans))
+        return survey
 
-    def _estimate(self, *, delta: float | None = None, eps: float | None = None) -> tuple[float, float, float]:
-        """(tilt, eps estimate, delta estimate) from Chernoff's bound on a coarse grid (floats, a guide only)."""
-        orders = np.geomspace(1e-3, 1e3, 241)
-        worst_eps, worst_delta, tilt = 0.0, 0.0, 0.0
-        for moment in self._log_moments(orders).values():
-            if delta is not None:
+    def _plan(self, *, delta: float | None = None, eps: float | None = None, gap: object) -> tuple[_Plan, float]:
+        """The grid step, tilt and tails for a query (any choice is sound; these aim at the gap asked for),
+        and the estimated delta (for a delta(eps) query) or eps (for eps(delta))."""
+        gap = float(require_real("gap", gap, low=GAP_RANGE[0], high=GAP_RANGE[1]))
+        orders = np.geomspace(1e-3, MAX_TILT, 241)
+        worst, tilt, low, high = -math.inf, 0.0, math.inf, -math.inf
+        for moment, mean, spread, span in self._survey(orders).values():
+            if delta is not None:  # Chernoff: eps <= (ln M(a) + ln(1/delta)) / a, tilt at the best order
                 bounds = (moment - math.log(delta)) / orders
                 i = int(np.nanargmin(bounds))
-                if bounds[i] > worst_eps or tilt == 0.0:
-                    worst_eps, tilt = max(float(bounds[i]), 0.0), float(orders[i])
-            else:
-                exponents = moment - orders * eps
-                i = int(np.nanargmin(exponents))
-                if exponents[i] > math.log(max(worst_delta, 1e-300)) or tilt == 0.0:
-                    worst_delta, tilt = math.exp(min(float(exponents[i]), 0.0)), float(orders[i])
-        if delta is not None:
-            worst_delta = delta
-        else:
-            worst_eps = eps
-        return (min(tilt, MAX_TILT) if tilt > 0.05 else 0.0), worst_eps, max(worst_delta, 1e-300)
-
-    def _plan(self, *, eps_scale: float, delta_scale: float, tilt: float, gap: float) -> _Plan:
+                value = max(float(bounds[i]), 0.0)
+            else:  # delta <= M(a) e^(-a eps)
+                bounds = moment - orders * eps
+                i = int(np.nanargmin(bounds))
+                value = min(float(bounds[i]), 0.0)
+            if value > worst:
+                worst, tilt = value, float(orders[i])
+            at = value if delta is not None else eps
+            low = min(low, mean - 14 * spread - span)
+            high = max(high, max(at, mean) + 14 * spread + span)
+        eps_scale = worst if delta is not None else eps
+        delta_scale = delta if delta is not None else math.exp(worst)
         unit = self._unit()
-        target = gap * max(eps_scale, 0.05) / self.total_count
+        target = gap * max(eps_scale, 1e-3) / self.total_count
         m = math.ceil(math.log2(float(unit) / target)) if target < float(unit) else MIN_STEP_EXPONENT
         m = min(max(m, MIN_STEP_EXPONENT), MAX_STEP_EXPONENT)
-        # keep the composed window (about eps + 40 loss units either side) within the grid's size
-        while m > MIN_STEP_EXPONENT and (eps_scale + 40) / (float(unit) / 2 ** m) > MAX_GRID_POINTS:
-            m -= 1
+        while m > MIN_STEP_EXPONENT and (high - low) / (float(unit) / 2 ** m) > MAX_GRID_POINTS // 2:
+            m -= 1  # the composed distribution's window must fit the grid
         folds = 2 * sum(max(1, c.count.bit_length()) for c in self.components) + len(self.components)
-        tail = max(delta_scale * 1e-6 / folds, 1e-300)
-        return _Plan(unit / 2 ** m, float(np.float32(tilt)),
-                     max(delta_scale * 1e-7 / self.total_count, 1e-300), Truncation(tail))
+        plan = _Plan(unit / 2 ** m, float(np.float32(tilt if tilt > 0.05 else 0.0)),
+                     max(delta_scale * 1e-7 / self.total_count, 1e-300),
+                     Truncation(max(delta_scale * 1e-6 / folds, 1e-300)))
+        return plan, (eps_scale if delta is not None else delta_scale)
 
     def _compose(self, plan: _Plan, side: str) -> dict[str, LossGrid]:
         grids = {}
@@ -164,28 +176,26 @@ class NumericalComposition:
     # queries
     # -------------------------------------------------------------------------------------------
 
-    def delta(self, eps: object, *, gap: float = DEFAULT_GAP) -> BoundResult:
+    def delta(self, eps: object, *, gap: object = DEFAULT_GAP) -> BoundResult:
         """delta(eps) as a certified enclosure [lower, upper] (units "probability")."""
         eps_value = float_upper(require_real("eps", eps, low=EPS_RANGE[0], high=EPS_RANGE[1]))
         started = time.perf_counter()
-        tilt, _, delta_scale = self._estimate(eps=eps_value)
-        plan = self._plan(eps_scale=eps_value, delta_scale=delta_scale, tilt=tilt, gap=gap)
+        plan, _ = self._plan(eps=eps_value, gap=gap)
         upper = max(g.delta(eps_value) for g in self._compose(plan, "upper").values())
         eps_low = float_lower(sympy.sympify(eps))
-        lower = max(max(g.delta(eps_low) for g in self._compose(p, "lower").values()) for p in _lower_plans(plan))
+        lower = max(g.delta(eps_low) for g in self._compose(plan, "lower").values())
         return self._result(lower, upper, "probability", plan, time.perf_counter() - started, f"delta at eps = {eps}")
 
-    def epsilon(self, delta: object, *, gap: float = DEFAULT_GAP) -> BoundResult:
+    def epsilon(self, delta: object, *, gap: object = DEFAULT_GAP) -> BoundResult:
         """eps(delta) as a certified enclosure [lower, upper] (units "eps")."""
         delta_exact = require_real("delta", delta, low=0, high=1, low_open=True, high_open=True)
         if delta_exact < sympy.Float(DELTA_RANGE[0]):
             raise InvalidParameterError(f"delta must be in [10^-300, 1). Got {delta}")
         target_low, target_high = float_lower(delta_exact), float_upper(delta_exact)
         started = time.perf_counter()
-        tilt, eps_scale, _ = self._estimate(delta=target_low)
-        plan = self._plan(eps_scale=eps_scale, delta_scale=target_low, tilt=tilt, gap=gap)
+        plan, _ = self._plan(delta=target_low, gap=gap)
         uppers = [_epsilon_upper(g, target_low) for g in self._compose(plan, "upper").values()]
-        lowers = [_epsilon_lower(g, target_high) for p in _lower_plans(plan) for g in self._compose(p, "lower").values()]
+        lowers = [_epsilon_lower(g, target_high) for g in self._compose(plan, "lower").values()]
         return self._result(max(lowers), max(uppers), "eps", plan, time.perf_counter() - started,
                             f"eps at delta = {delta}")
 
@@ -212,15 +222,6 @@ class NumericalComposition:
         gap = upper - max(lower, 0.0)
         note = f"gap {gap:.3g}" + (f" ({gap / upper:.2%} of the upper end)" if upper > 0 else "") + "; " + note
         return BoundResult("pld", SOURCE, upper_value, units, True, note, lower_value, upper_value, bounds="exact")
-
-
-def _lower_plans(plan: _Plan) -> tuple[_Plan, ...]:
-    """The plans the lower side is computed with: the tilt, and a milder one (its zeroed float floor, max(c - E, 0),
-    can erase the region the strong tilt aims at in the partial sums); every one gives a lower bound, the
-    largest is kept."""
-    if plan.tilt == 0.0:
-        return (plan,)
-    return plan, dataclasses.replace(plan, tilt=float(np.float32(plan.tilt / 2.5)))
 
 
 def _epsilon_upper(grid: LossGrid, delta: float) -> float:

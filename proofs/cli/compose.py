@@ -18,10 +18,12 @@ __all__ = ["compose_command"]
 @click.option("--eps", default=None, help="target eps in [0, 10^4]: report delta(eps)")
 @click.option("--neighbours", type=click.Choice(["add-remove", "substitute"]), default="add-remove",
               show_default=True, help="add-remove: q is a Poisson rate; substitute: q = m/n sampled without replacement")
+@click.option("--gap", default="1e-3", show_default=True,
+              help="relative gap the grid aims at, in [1e-6, 0.5] (smaller: finer grid, slower)")
 @click.option("--exact", is_flag=True, help="also the closed form where one exists (Gaussians, randomized response)")
 @json_option
-def compose_command(specs: tuple[str, ...], delta: str | None, eps: str | None, neighbours: str, exact: bool,
-                    as_json: bool) -> None:
+def compose_command(specs: tuple[str, ...], delta: str | None, eps: str | None, neighbours: str, gap: str,
+                    exact: bool, as_json: bool) -> None:
     """Compose mechanisms and report eps(delta) or delta(eps) as a certified enclosure [lower, upper].
 
     A SPEC is NAME:param=value,...[*count], e.g. 'gaussian:sigma=0.8,q=0.005*1000' 'laplace:b=10*20'.
@@ -36,7 +38,7 @@ def compose_command(specs: tuple[str, ...], delta: str | None, eps: str | None, 
     if (delta is None) == (eps is None):
         raise InvalidParameterError("compose needs exactly one of --delta D or --eps E")
     composition = compose(list(specs), neighbours=neighbours)
-    result = composition.epsilon(delta) if delta is not None else composition.delta(eps)
+    result = composition.epsilon(delta, gap=gap) if delta is not None else composition.delta(eps, gap=gap)
     rows = [result]
     if exact:
         closed = composition.exact(delta=delta, eps=eps)
