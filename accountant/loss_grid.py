@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -131,9 +132,14 @@ def exp_bounds(x: np.ndarray, error: np.ndarray | float, side: str) -> np.ndarra
 
 
 def _log_cumulative(logs: np.ndarray) -> np.ndarray:
-    """ln of the running sums of e^logs (entries -inf for zero masses; numpy's logaddexp turns two -inf into
-    nan, which would spread through the whole accumulation)."""
-    return np.logaddexp.accumulate(np.where(np.isfinite(logs), logs, -1e300))
+    """ln of the running sums of e^logs, in floats (a guide for choosing cuts: sums below e^-700 of the largest
+    term read as 0, and zero masses, -inf, stay out)."""
+    finite = np.isfinite(logs)
+    if not finite.any():
+        return np.full(logs.shape, -np.inf)
+    top = float(np.max(logs[finite]))
+    with np.errstate(under="ignore", divide="ignore"):
+        return np.log(np.cumsum(np.where(finite, np.exp(np.maximum(logs - top, -745.0)), 0.0))) + top
 
 
 def _norms_upper(values: np.ndarray) -> tuple[float, float]:
@@ -280,7 +286,8 @@ class LossGrid:
         a, b = self.values, other.values
         length = a.size + b.size - 1
         size = 1 << max(1, (length - 1).bit_length())
-        product = scipy.fft.irfft(scipy.fft.rfft(a, size) * scipy.fft.rfft(b, size), size)[:length]
+        product = scipy.fft.irfft(scipy.fft.rfft(a, size, workers=-1) * scipy.fft.rfft(b, size, workers=-1), size,
+                                 workers=-1)[:length]
         error = fft_error_bound(*_norms_upper(a), *_norms_upper(b), size)
         if self.side == "upper":
             if np.min(product) < -error:
@@ -384,25 +391,38 @@ class LossGrid:
 
     def delta(self, eps: float) -> float:
         """A bound on this side on delta(eps) = sum_j m_j (1 - e^(eps - l_j))_+ + the mass at +infinity."""
+        return self.delta_function()(eps)
+
+    def delta_function(self) -> Callable[[float], float]:
+        """eps -> :meth:`delta`, with the true masses' bounds computed once (for searches over eps)."""
         losses = self.losses()
+        masses = self.masses()
+        upper = self.side == "upper"
         reach = 2 * UNIT_ROUNDOFF * np.abs(losses)
-        chosen = losses + reach > eps if self.side == "upper" else losses - reach > eps
-        if not chosen.any():
-            return self.infinity if self.side == "upper" else max(0.0, self.infinity)
-        index = np.nonzero(chosen)[0]
-        l = losses[index]
-        y = eps - l  # float subtraction: within u |y| of eps - l~, and l~ within reach of the exact l
-        with np.errstate(over="ignore"):
-            hinge = -np.expm1(y)
-            error = (2 * UNIT_ROUNDOFF * np.abs(l) + UNIT_ROUNDOFF * np.abs(y)) * np.exp(np.minimum(y, 0)) * 1.01 \
-                + LIBM_RELATIVE_ERROR * np.abs(hinge) * 1.01
-        masses = self.masses(index)
-        if self.side == "upper":
-            terms = array_up(masses * np.maximum(array_up(hinge + error), 0.0))
-            total = sum_upper(terms) + index.size * _FLOOR  # a product below the float range is < 10^-300
-            return min(1.0, up(total + self.infinity))
-        terms = array_down(masses * np.maximum(array_down(hinge - error), 0.0))
-        return max(0.0, down(sum_lower(np.maximum(terms, 0.0)) + self.infinity))
+        shifted = losses + reach if upper else losses - reach  # beyond eps for sure (lower) or possibly (upper)
+        order_ok = bool(np.all(np.diff(shifted) >= 0))
+
+        def delta(eps: float) -> float:
+            first = int(np.searchsorted(shifted, eps, side="right")) if order_ok else 0
+            chosen = slice(first, None)
+            l = losses[chosen]
+            keep = shifted[chosen] > eps
+            l, m = l[keep], masses[chosen][keep]
+            if l.size == 0:
+                return min(1.0, self.infinity) if upper else max(0.0, self.infinity)
+            y = eps - l  # float subtraction: within u |y| of eps - l~, and l~ within reach of the exact l
+            with np.errstate(over="ignore"):
+                hinge = -np.expm1(y)
+                error = (2 * UNIT_ROUNDOFF * np.abs(l) + UNIT_ROUNDOFF * np.abs(y)) * np.exp(np.minimum(y, 0)) * 1.01 \
+                    + LIBM_RELATIVE_ERROR * np.abs(hinge) * 1.01
+            if upper:
+                terms = array_up(m * np.maximum(array_up(hinge + error), 0.0))
+                total = sum_upper(terms) + l.size * _FLOOR  # a product below the float range is < 10^-300
+                return min(1.0, up(total + self.infinity))
+            terms = array_down(m * np.maximum(array_down(hinge - error), 0.0))
+            return max(0.0, down(sum_lower(np.maximum(terms, 0.0)) + self.infinity))
+
+        return delta
 
     def log_moment(self, order: float) -> float:
         """ln E[e^(order L)] over the finite losses, in floats (for choosing tilts)."""

@@ -224,22 +224,27 @@ class NumericalComposition:
         return BoundResult("pld", SOURCE, upper_value, units, True, note, lower_value, upper_value, bounds="exact")
 
 
+_SEARCH_TOLERANCE = 1e-11
+"""Relative width at which the bisections for eps stop (the bound is certified at the point returned)."""
+
+
 def _epsilon_upper(grid: LossGrid, delta: float) -> float:
     """The smallest float eps found with delta_upper(eps) <= delta (bisection on the certified evaluation):
     an upper bound on the true eps(delta); inf when even the top of the grid does not reach it."""
-    if grid.delta(0.0) <= delta:
+    at = grid.delta_function()
+    if at(0.0) <= delta:
         return 0.0
     high = grid.top_loss + 1.0
-    if grid.delta(high) > delta:
+    if at(high) > delta:
         return math.inf
     low = 0.0
     for _ in range(80):
         middle = (low + high) / 2
-        if grid.delta(middle) <= delta:
+        if at(middle) <= delta:
             high = middle
         else:
             low = middle
-        if high - low <= 1e-13 * max(high, 1.0):
+        if high - low <= _SEARCH_TOLERANCE * max(high, 1.0):
             break
     return high
 
@@ -247,18 +252,19 @@ def _epsilon_upper(grid: LossGrid, delta: float) -> float:
 def _epsilon_lower(grid: LossGrid, delta: float) -> float:
     """The largest float eps found with delta_lower(eps) > delta: a lower bound on the true eps(delta)
     (0 when none)."""
-    if grid.delta(0.0) <= delta:
+    at = grid.delta_function()
+    if at(0.0) <= delta:
         return 0.0
     low, high = 0.0, max(grid.top_loss, 0.0) + 1.0
-    if grid.delta(high) > delta:
+    if at(high) > delta:
         return high
     for _ in range(80):
         middle = (low + high) / 2
-        if grid.delta(middle) > delta:
+        if at(middle) > delta:
             low = middle
         else:
             high = middle
-        if high - low <= 1e-13 * max(high, 1.0):
+        if high - low <= _SEARCH_TOLERANCE * max(high, 1.0):
             break
     return low
 
