@@ -13,8 +13,6 @@ from dpcert.accountant.calibration import CALIBRATION_METHODS, calibrate_eps0, c
 from dpcert.accountant.catalog import BOUND_FAMILIES, CALIBRATIONS
 from dpcert.accountant.channel_information import mutual_information, posterior_prior_ratios
 from dpcert.accountant.composition import (
-    LedgerEntry,
-    PrivacyLedger,
     PrivacyLossDistribution,
     advanced_composition,
     basic_composition,
@@ -23,6 +21,7 @@ from dpcert.accountant.composition import (
     optimal_composition_delta,
 )
 from dpcert.accountant.exact_intervals import rigorous_interval
+from dpcert.accountant.ledger import LedgerEntry, PrivacyLedger
 from dpcert.accountant.hockey_stick import exact_distribution, hockey_stick_divergence
 from dpcert.accountant.shuffle import (
     SHUFFLE_METHODS,

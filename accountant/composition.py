@@ -17,7 +17,7 @@
   (:class:`PrivacyLossDistribution`), in exact arithmetic (rationals, or rational functions of one
   exponential e^(b/q) via :class:`dpcert.mechanisms.exact_arithmetic.ExponentialField`).
 
-:class:`PrivacyLedger` records what was composed and reports every applicable bound.
+:class:`~dpcert.accountant.ledger.PrivacyLedger` records what was composed and reports every applicable bound.
 """
 
 from __future__ import annotations
@@ -56,8 +56,6 @@ __all__ = [
     "optimal_composition_delta",
     "PrivacyLossDistribution",
     "compose_channels",
-    "LedgerEntry",
-    "PrivacyLedger",
 ]
 
 SOURCES = {
@@ -646,101 +644,3 @@ def compose_channels(channels: Sequence[object], *, eps: object = None, delta: o
     note = (f"{len(matrices)} channels, {inputs} inputs, worst ordered pair; "
             + (f"delta at eps = {eps}" if eps is not None else f"eps at delta = {delta}"))
     return BoundResult("exact", SOURCES["exact"], worst, units, True, note, bounds="exact")
-
-
-# ---------------------------------------------------------------------------------------------
-# Ledger
-# ---------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class LedgerEntry:
-    """One composed mechanism: its label, guarantee, citation and (optionally) its exact channel."""
-
-    label: str
-    eps: sympy.Expr
-    delta: sympy.Expr
-    source: str = ""
-    channel: tuple[tuple[sympy.Expr, ...], ...] | None = None
-
-
-class PrivacyLedger:
-    """A record of composed mechanisms and every composition bound that applies to them.
-
-    >>> ledger = PrivacyLedger()
-    >>> _ = ledger.record("histogram", 1)
-    >>> _ = ledger.record("mean", 1)
-    >>> ledger.basic().value
-    2
-    """
-
-    def __init__(self, entries: Iterable[LedgerEntry] = ()):
-        self._entries: list[LedgerEntry] = list(entries)
-
-    @property
-    def entries(self) -> tuple[LedgerEntry, ...]:
-        """What was composed, in order."""
-        return tuple(self._entries)
-
-    def record(self, label: str, eps: object, delta: object = 0, *, source: str = "",
-               channel: object = None) -> LedgerEntry:
-        """Record one mechanism: (eps, delta)-DP, with an optional exact channel for exact composition."""
-        entry = LedgerEntry(str(label), _eps("eps", eps), require_unit_interval("delta", delta), source,
-                            None if channel is None else tuple(tuple(r) for r in _rows(channel)))
-        self._entries.append(entry)
-        return entry
-
-    def _describe(self) -> str:
-        return "; ".join(f"{e.label}: ({e.eps}, {e.delta})" for e in self._entries)
-
-    def _described(self, result: BoundResult) -> BoundResult:
-        """``result`` (enclosure and all) with the ledger's entries added to its note."""
-        return dataclasses.replace(result, note=result.note + "; " + self._describe())
-
-    def _require_entries(self) -> None:
-        if not self._entries:
-            raise InvalidParameterError("the ledger is empty: record a mechanism first")
-
-    def basic(self) -> BoundResult:
-        """Basic composition of every entry."""
-        self._require_entries()
-        return self._described(basic_composition([e.eps for e in self._entries],
-                                                 delta=[e.delta for e in self._entries]))
-
-    def advanced(self, delta_prime: object) -> BoundResult:
-        """Advanced composition with sum eps_i^2 and sum eps_i (e^eps_i - 1); delta = sum delta_i + delta'."""
-        self._require_entries()
-        delta_prime = require_unit_interval("delta_prime", delta_prime)
-        if delta_prime == 0:
-            return _invalid("advanced", "needs delta' > 0")
-        total_delta = sympy.Add(*[e.delta for e in self._entries]) + delta_prime
-        return _advanced([(e.eps, 1) for e in self._entries], delta_prime,
-                         f"delta = {total_delta}; " + self._describe())
-
-    def optimal(self, delta: object) -> BoundResult:
-        """Kairouz-Oh-Viswanath optimal composition (entries must share one (eps, delta0))."""
-        self._require_entries()
-        first = self._entries[0]
-        if any(e.eps != first.eps or e.delta != first.delta for e in self._entries):
-            return _invalid("optimal", "the exact KOV formula here needs identical (eps, delta0) entries")
-        return self._described(optimal_composition(first.eps, len(self._entries), delta, delta0=first.delta))
-
-    def exact(self, delta: object) -> BoundResult:
-        """Exact composition through privacy-loss distributions (every entry needs a channel)."""
-        self._require_entries()
-        if any(e.channel is None for e in self._entries):
-            return _invalid("exact", "every entry needs its channel (record(..., channel=...))")
-        return self._described(compose_channels([e.channel for e in self._entries], delta=delta))
-
-    def summary(self, delta: object) -> list[BoundResult]:
-        """basic (when its delta fits), advanced, optimal and exact at the target ``delta``."""
-        self._require_entries()
-        delta = require_unit_interval("delta", delta)
-        spent = sympy.Add(*[e.delta for e in self._entries])
-        results = [self.basic() if exact_sign(delta - spent) >= 0 else
-                   _invalid("basic", f"the entries' deltas add to {spent} > {delta}")]
-        slack = delta - spent
-        results.append(self.advanced(slack) if exact_sign(slack) > 0 else
-                       _invalid("advanced", f"needs delta > sum of the entries' deltas = {spent}"))
-        results.append(self.optimal(delta))
-        results.append(self.exact(delta))
-        return results

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 
 from dpcert.accountant.composition import (
     COMPOSITION_PARAMETERS,
-    PrivacyLedger,
     PrivacyLossDistribution,
     advanced_composition,
     basic_composition,
@@ -27,6 +26,7 @@ from dpcert.accountant.composition import (
     optimal_composition,
     optimal_composition_delta,
 )
+from dpcert.accountant.ledger import PrivacyLedger
 from dpcert.mechanisms import KaryRandomizedResponse
 from dpcert.mechanisms.neighbours import AllPairs
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign
@@ -174,9 +174,10 @@ def test_ledger_records_and_reports():
     for i in range(3):
         ledger.record(f"survey-{i}", sympy.log(3), source="Warner 1965", channel=rr)
     assert [e.label for e in ledger.entries] == ["survey-0", "survey-1", "survey-2"]
-    basic, advanced, optimal, exact = ledger.summary(R(1, 100))
+    basic, advanced, optimal, exact, numerical = ledger.summary(R(1, 100))
     assert basic.value == 3 * sympy.log(3) and "survey-1" in basic.note
     assert exact_sign(sympy.sympify(optimal.value) - exact.value) == 0
+    assert numerical.lower <= float(exact.value.evalf(30)) <= numerical.upper  # the certified enclosure
     assert advanced.valid
     mixed = PrivacyLedger()
     mixed.record("a", 1)
