@@ -20,10 +20,13 @@ __all__ = ["compose_command"]
               show_default=True, help="add-remove: q is a Poisson rate; substitute: q = m/n sampled without replacement")
 @click.option("--gap", default="1e-3", show_default=True,
               help="relative gap the grid aims at, in [1e-6, 0.5] (smaller: finer grid, slower)")
+@click.option("--target-eps", default=None,
+              help="calibrate: the '?' in a SPEC (sigma=?, b=?, q=? or *?) becomes the least noise or the largest "
+                   "rate or count whose certified eps(--delta) is at most this")
 @click.option("--exact", is_flag=True, help="also the closed form where one exists (Gaussians, randomized response)")
 @json_option
 def compose_command(specs: tuple[str, ...], delta: str | None, eps: str | None, neighbours: str, gap: str,
-                    exact: bool, as_json: bool) -> None:
+                    target_eps: str | None, exact: bool, as_json: bool) -> None:
     """Compose mechanisms and report eps(delta) or delta(eps) as a certified enclosure [lower, upper].
 
     A SPEC is NAME:param=value,...[*count], e.g. 'gaussian:sigma=0.8,q=0.005*1000' 'laplace:b=10*20'.
@@ -37,6 +40,9 @@ def compose_command(specs: tuple[str, ...], delta: str | None, eps: str | None, 
 
     if (delta is None) == (eps is None):
         raise InvalidParameterError("compose needs exactly one of --delta D or --eps E")
+    if target_eps is not None or any("?" in s for s in specs):
+        _calibrate(specs, delta, target_eps, neighbours, as_json)
+        return
     composition = compose(list(specs), neighbours=neighbours)
     result = composition.epsilon(delta, gap=gap) if delta is not None else composition.delta(eps, gap=gap)
     rows = [result]
@@ -58,3 +64,18 @@ def compose_command(specs: tuple[str, ...], delta: str | None, eps: str | None, 
         table.add_row(r.name, "n/a" if low is None else f"{low:.10g}", "n/a" if high is None else f"{high:.10g}",
                       gap, escape(r.note))
     emit(as_json, payload, table)
+
+
+def _calibrate(specs: tuple[str, ...], delta: str | None, target_eps: str | None, neighbours: str,
+               as_json: bool) -> None:
+    from dpcert.accountant.pld_calibration import calibrate
+
+    if delta is None or target_eps is None:
+        raise InvalidParameterError("calibration needs --delta D, --target-eps E and one '?' in a SPEC")
+    found = calibrate(list(specs), target_eps, delta, neighbours=neighbours)
+    table = Table(title=f"calibrate {' '.join(specs)}: eps(delta = {delta}) <= {target_eps}")
+    for column in ("parameter", "value", "certified eps", "next value (fails)", "evaluations"):
+        table.add_column(column, overflow="fold")
+    table.add_row(found.parameter, found.value, found.result.display(), found.infeasible or "none in range",
+                  str(found.evaluations))
+    emit(as_json, {"specs": list(specs), "delta": delta, "target_eps": target_eps, **found.as_json()}, table)

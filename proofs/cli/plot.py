@@ -1,4 +1,5 @@
-"""Plots from the command line: ``plot shuffle`` (every shuffle bound's eps against n, log-log)."""
+"""Plots from the command line: ``plot shuffle`` (every shuffle bound's eps against n, log-log) and
+``plot composition SPEC ...`` (a composition's delta(eps) with its certified enclosure)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from dpcert.mechanisms.parameters import InvalidParameterError, require_int
+from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_real
 from dpcert.proofs.cli.output import emit, json_option, param_option, parse_params, progress_bar
 
 __all__ = ["plot_command"]
 
-_FAMILIES = ("shuffle",)
+_FAMILIES = ("shuffle", "composition")
+_COMPOSITION_HELP = {
+    "points": "number of eps values, an integer in [2, 400] (default 40)",
+    "eps_max": "largest eps drawn, in (0, 10^4] (default: the certified eps at delta = 1e-12)",
+    "neighbours": "add-remove (default) or substitute",
+}
 _REQUIRED = ("eps0", "delta")
 _DEFAULTS = {"k": None, "n_min": "1000", "n_max": "1e8", "points": "15"}
 _HELP = {
@@ -72,11 +78,14 @@ def _summary_table(title: str, curves: dict[str, list[tuple[int, float]]]) -> Ta
 
 @click.command("plot")
 @click.argument("family")
+@click.argument("specs", nargs=-1, metavar="[SPEC ...]")
 @param_option
 @click.option("--out", "out", default=None, metavar="FILE.png", help="the image to write (.png, .pdf or .svg)")
 @json_option
-def plot_command(family: str, params: tuple[str, ...], out: str | None, as_json: bool) -> None:
-    """Plot every bound of FAMILY (shuffle) against the number of users n, log-log, and save it to --out.
+def plot_command(family: str, specs: tuple[str, ...], params: tuple[str, ...], out: str | None, as_json: bool) -> None:
+    """Plot FAMILY and save it to --out: ``shuffle`` (every shuffle bound against the number of users n,
+    log-log) or ``composition SPEC ...`` (delta(eps) of the composition, with its certified enclosure; SPECs
+    as in ``dpcert compose``; parameters points, eps_max, neighbours).
 
     Parameters: eps0, delta (required; the ranges of ``bound shuffle``); k (k-ary randomized response;
     omit for any eps0-LDP randomizer); n_min (default 1000), n_max (default 1e8, at most 10^30), points
@@ -90,6 +99,11 @@ def plot_command(family: str, params: tuple[str, ...], out: str | None, as_json:
 
     if family not in _FAMILIES:
         raise InvalidParameterError(f"plot family must be one of {', '.join(_FAMILIES)}. Got {family!r}")
+    if family == "composition":
+        _plot_composition(specs, params, out, as_json)
+        return
+    if specs:
+        raise InvalidParameterError(f"plot shuffle takes no SPEC arguments (use --param). Got {specs[0]!r}")
     inputs = _inputs(params)
     if out is None:
         raise InvalidParameterError("--out is required: the image file to write (.png, .pdf or .svg)")
@@ -114,3 +128,38 @@ def plot_command(family: str, params: tuple[str, ...], out: str | None, as_json:
                "out": str(written),
                "series": {name: [[n, eps] for n, eps in points] for name, points in curves.items()}}
     emit(as_json, payload, _summary_table(escape(f"plot shuffle -> {written}"), curves))
+
+
+def _plot_composition(specs: tuple[str, ...], params: tuple[str, ...], out: str | None, as_json: bool) -> None:
+    from dpcert.accountant.pld_accountant import compose
+    from dpcert.accountant.pld_curves import PLOT_FORMATS, default_eps_grid, plot_privacy_curve, privacy_curve
+
+    raw = parse_params(params)
+    unknown = sorted(set(raw) - set(_COMPOSITION_HELP))
+    if unknown:
+        raise InvalidParameterError(f"--param {unknown[0]} is not a parameter of plot composition; allowed: "
+                                    + ", ".join(_COMPOSITION_HELP))
+    if not specs:
+        raise InvalidParameterError("plot composition needs at least one SPEC (as in dpcert compose)")
+    if out is None:
+        raise InvalidParameterError("--out is required: the image file to write (.png, .pdf or .svg)")
+    points = require_int("points", raw.get("points", "40"), minimum=2, maximum=400)
+    composition = compose(list(specs), neighbours=raw.get("neighbours", "add-remove"))
+    target = _writable(out, PLOT_FORMATS)
+    if "eps_max" in raw:
+        top = float(require_real("eps_max", raw["eps_max"], low=0, high=10**4, low_open=True))
+        grid = [top * i / (points - 1) for i in range(points)]
+    else:
+        grid = default_eps_grid(composition, points=points)
+    curve = privacy_curve(composition, grid)
+    try:
+        written = plot_privacy_curve(curve, target, title=f"privacy curve of {composition.label}")
+    except OSError as error:
+        raise InvalidParameterError(f"--out could not be written: {error.strerror or error}. Got {out!r}") from None
+    table = Table(title=escape(f"plot composition -> {written}"))
+    for column in ("eps", "delta lower", "delta upper"):
+        table.add_column(column)
+    for p in curve[:: max(1, len(curve) // 10)]:
+        table.add_row(f"{p.eps:.6g}", f"{p.lower:.6g}", f"{p.upper:.6g}")
+    emit(as_json, {"family": "composition", "specs": list(specs), "out": str(written),
+                   "points": [[p.eps, p.lower, p.upper] for p in curve]}, table)

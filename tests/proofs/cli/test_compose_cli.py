@@ -42,3 +42,20 @@ def test_compose_bad_input_is_one_line_exit_2(capsys, argv, named):
     code, out, err = run(capsys, "compose", *argv)
     assert code == 2 and out == "" and err.startswith("dpcert: error: ") and err.strip().count("\n") == 0
     assert named in err
+
+
+def test_compose_calibrates_sigma(capsys):
+    code, out, _ = run(capsys, "compose", "gaussian:sigma=?*10", "--delta", "1e-5", "--target-eps", "17.856586830",
+                       "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["parameter"] == "sigma" and float(payload["value"]) >= 1.0
+    assert payload["result"]["upper"] <= 17.856586830
+
+
+def test_plot_composition_writes_the_curve(capsys, tmp_path):
+    target = tmp_path / "curve.png"
+    code, out, _ = run(capsys, "plot", "composition", "gaussian:sigma=1*4", "--param", "points=5", "--out",
+                       str(target), "--json")
+    payload = json.loads(out)
+    assert code == 0 and target.exists() and len(payload["points"]) == 5
+    assert all(lower <= upper for _, lower, upper in payload["points"])
