@@ -47,7 +47,8 @@ from fractions import Fraction
 
 import numpy as np
 from dpcert.accountant.loss_grid import LossGrid
-from dpcert.accountant.shuffle_intervals import UNIT_ROUNDOFF, array_down, array_up, down, up
+from dpcert.accountant.shuffle_intervals import UNIT_ROUNDOFF, array_down, array_up, down, iv_to_floats, up
+from dpcert.mechanisms.mp_contexts import interval_context
 
 __all__ = [
     "CDF_RELATIVE_ERROR",
@@ -209,15 +210,16 @@ class LossPair:
 # ---------------------------------------------------------------------------------------------
 
 def _mix_loss(loss: float, q: float, direction: str) -> float:
-    """ln(1 - q + q e^loss), rounded ``direction`` (via mpmath-free float bounds with explicit slack)."""
+    """ln(1 - q + q e^loss) for the float ``loss`` (or +-infinity) and rate ``q``, rounded ``direction`` ("up" or
+    "down"): evaluated as ln(e^ln(1-q) + e^(ln q + loss)) in 113-bit interval arithmetic (well conditioned for
+    every q and loss, unlike log1p(q expm1(loss)) near q = 1)."""
     if loss == math.inf:
         return math.inf
-    if loss == -math.inf:  # ln(1 - q), with log1p's error
-        value = math.log1p(-q)
-        return up(value * (1 - _R)) if direction == "up" else down(value * (1 + _R))
-    value = math.log1p(q * math.expm1(loss))
-    slack = (abs(value) + q * abs(math.expm1(loss)) * 4 + 1e-300) * _R * 4
-    return up(value + slack) if direction == "up" else down(value - slack)
+    ctx = interval_context(113)
+    rest = ctx.mpf(1) - ctx.mpf(q)
+    value = ctx.log(rest) if loss == -math.inf else ctx.log(rest + ctx.mpf(q) * ctx.exp(ctx.mpf(loss)))
+    low, high = iv_to_floats(value)
+    return high if direction == "up" else low
 
 
 def _subsample_segment(segment: MonotoneSegment, q: float, order: str) -> MonotoneSegment:
@@ -251,12 +253,10 @@ def _subsample_segment(segment: MonotoneSegment, q: float, order: str) -> Monoto
 
     lo, hi = segment.loss_ends
     if order == "first":
-        ends = (_mix_loss(lo, q, "down") if lo > -math.inf else math.log1p(-q),
-                _mix_loss(hi, q, "up") if hi < math.inf else math.inf)
+        ends = (_mix_loss(lo, q, "down"), _mix_loss(hi, q, "up"))
         return MonotoneSegment(segment.increasing, ends, inverse, mixed, segment.q_mass,
                                segment.quantiles)
-    ends = (-_mix_loss(hi, q, "up") if hi < math.inf else -math.inf,
-            -_mix_loss(lo, q, "down") if lo > -math.inf else -math.log1p(-q))
+    ends = (-_mix_loss(hi, q, "up"), -_mix_loss(lo, q, "down"))
     return MonotoneSegment(not segment.increasing, ends, inverse, segment.q_mass, mixed, segment.quantiles)
 
 

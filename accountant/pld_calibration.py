@@ -52,7 +52,8 @@ def _unknown(specs: Sequence[str]) -> tuple[int, str]:
     """The index of the SPEC holding ``?`` and the parameter it stands for."""
     marked = [(i, s) for i, s in enumerate(specs) if "?" in s]
     if len(marked) != 1 or marked[0][1].count("?") != 1:
-        raise InvalidParameterError("calibration needs exactly one '?' among the SPECs (e.g. sigma=? or *?)")
+        raise InvalidParameterError("calibration (--target-eps) needs exactly one '?' among the SPECs (e.g. sigma=? or "
+                                    f"*?). Got {' '.join(specs)!r}")
     index, spec = marked[0]
     if spec.rstrip().endswith("*?"):
         return index, "count"
@@ -60,9 +61,9 @@ def _unknown(specs: Sequence[str]) -> tuple[int, str]:
         key, _, value = item.partition("=")
         if value.strip().startswith("?"):
             if key.strip() not in CALIBRATED:
-                raise InvalidParameterError(f"only {', '.join(CALIBRATED)} can be calibrated. Got {key.strip()}=?")
+                raise InvalidParameterError(f"only {', '.join(CALIBRATED)} can be calibrated. Got {key.strip()}={value}")
             return index, key.strip()
-    raise InvalidParameterError(f"'?' must stand for a whole value (sigma=?) or the count (*?). Got {spec!r}")
+    raise InvalidParameterError(f"'?' must stand for a whole value (sigma=?) or the count (*?). Got SPEC {spec!r}")
 
 
 def _decimal(value: float, side: str, parameter: str) -> str:

@@ -4,10 +4,11 @@ A SPEC names a mechanism, its parameters and an optional repeat count, e.g.
 ``gaussian:sigma=0.8,q=0.005*1000`` or ``laplace:b=10*20``. Names and parameters (sensitivity defaults to 1):
 
 ========================  =============================================================================
-``gaussian``              sigma in [10^-3, 10^6], sensitivity > 0
-``laplace``               b in [10^-3, 10^6] (or eps: b = sensitivity/eps), sensitivity > 0
-``discrete-laplace``      b in [10^-2, 10^4], integer sensitivity in [1, 1000]
-``discrete-gaussian``     sigma in [10^-1, 10^3], integer sensitivity in [1, 1000]
+``gaussian``              sigma in [10^-3, 10^6], sensitivity in [10^-6, 10^6], sensitivity/sigma <= 100
+``laplace``               b in [10^-3, 10^6] (or eps: b = sensitivity/eps), sensitivity in [10^-6, 10^6],
+                          sensitivity/b <= 1000
+``discrete-laplace``      b in [10^-2, 10^4], integer sensitivity in [1, 1000], sensitivity/b <= 1000
+``discrete-gaussian``     sigma in [10^-1, 100], integer sensitivity in [1, 1000], sensitivity/sigma <= 100
 ``randomized-response``   eps in [10^-6, 700]
 ``k-rr``                  k in [2, 10^6], eps in [10^-6, 700]
 ``approximate-dp``        eps in [10^-6, 700], delta in [0, 1): the (eps, delta)-DP worst case
@@ -17,7 +18,7 @@ any finite mechanism      of ``dpcert mechanisms`` (e.g. ``unary-encoding:k=4,ep
 
 Every mechanism also takes ``q`` in [10^-12, 1]: the Poisson sampling rate under add/remove neighbours, or
 the fraction m/n of a batch sampled without replacement under substitution. ``count`` is an integer in
-[1, 10^7].
+[1, 10^6].
 """
 
 from __future__ import annotations
@@ -41,20 +42,26 @@ from dpcert.mechanisms.catalog import CATALOG, make_mechanism
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive, require_real
 from dpcert.proofs.rounding import float_lower, float_upper
 
-__all__ = ["NEIGHBOURS", "MAX_COUNT", "Component", "parse_spec", "make_component"]
+__all__ = ["BUILT_IN", "NEIGHBOURS", "MAX_COUNT", "Component", "parse_spec", "make_component"]
 
 NEIGHBOURS = ("add-remove", "substitute")
-MAX_COUNT = 10**7
-"""Repeat counts up to 10^7: repeated squaring needs 2 log2(count) convolutions (48 at 10^7)."""
+MAX_COUNT = 10**6
+"""Repeat counts up to 10^6: repeated squaring needs up to 2 log2(count) convolutions (40 at 10^6); measured:
+10^6 subsampled randomized responses take 12 s, 10^7 took over a minute."""
 
 MAX_FINITE_INPUTS = 8
 """A finite mechanism without ``pair=`` is composed on every ordered pair of its inputs: at most 8 inputs."""
 
 _SCALE = (sympy.Rational(1, 1000), sympy.Integer(10**6))
+_SENSITIVITY = (sympy.Rational(1, 10**6), sympy.Integer(10**6))
+MAX_GAUSSIAN_RATIO = 100
+"""sensitivity/sigma of a Gaussian at most 100: its loss N(mu^2/2, mu^2) then spans about +-10^4 (eps ~ 5000)."""
+MAX_LAPLACE_RATIO = 1000
+"""sensitivity/b of a (discrete) Laplace at most 1000: its losses lie in [-1000, 1000]."""
 _EPS = (sympy.Rational(1, 10**6), sympy.Integer(700))
 _Q_MIN = sympy.Rational(1, 10**12)
 
-_BUILT_IN = {
+BUILT_IN: dict[str, tuple[str, ...]] = {
     "gaussian": ("sigma", "sensitivity", "q"),
     "laplace": ("b", "eps", "sensitivity", "q"),
     "discrete-laplace": ("b", "sensitivity", "q"),
@@ -105,15 +112,19 @@ def parse_spec(text: str) -> tuple[str, dict[str, str], int]:
     text = text.strip()
     count = 1
     head, star, tail = text.rpartition("*")
-    if star and tail.strip().isdigit() and not head.endswith("*"):
+    # a trailing *K is the repeat count; a '*' inside a value needs parentheses: eps=(log(3)*2)
+    if star and not head.endswith("*") and head.count("(") == head.count(")") and not any(c in tail for c in "=,"):
         text, count = head, require_int("count", tail.strip(), minimum=1, maximum=MAX_COUNT)
     name, _, body = text.partition(":")
     name = name.strip()
     raw: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in body.split(","))):
+    previous = ""
+    for item in (part.strip() for part in body.split(",") if body.strip()):
         key, equals, value = item.partition("=")
         if not equals or not key.strip() or not value.strip():
-            raise InvalidParameterError(f"SPEC parameters must read param=value. Got {item!r} in {text!r}")
+            after = f" (after {previous}=...)" if previous else ""
+            raise InvalidParameterError(f"SPEC parameters must read param=value{after}. Got {item!r} in {text!r}")
+        previous = key.strip()
         if key.strip() in raw:
             raise InvalidParameterError(f"SPEC names parameter {key.strip()!r} twice: {text!r}")
         raw[key.strip()] = value.strip()
@@ -138,25 +149,26 @@ def _built_in(name: str, raw: dict[str, str]) -> tuple[dict[str, LossPair] | Los
     sensitivity_default = "1"
     if name == "gaussian":
         sigma = _scale("sigma", _need(name, raw, "sigma"))
-        sensitivity = require_positive("sensitivity", raw.get("sensitivity", sensitivity_default))
-        if sensitivity / sigma > 10**4:
-            raise InvalidParameterError(f"sensitivity/sigma must be <= 10^4 (the loss then exceeds 10^8). Got "
-                                        f"{sensitivity / sigma}")
+        sensitivity = _sensitivity(raw.get("sensitivity", sensitivity_default))
+        _ratio("sensitivity/sigma", sensitivity / sigma, MAX_GAUSSIAN_RATIO)
         return gaussian_pair(sigma, sensitivity), None, ("gaussian", sensitivity / sigma)
     if name == "laplace":
-        sensitivity = require_positive("sensitivity", raw.get("sensitivity", sensitivity_default))
+        sensitivity = _sensitivity(raw.get("sensitivity", sensitivity_default))
         if ("b" in raw) == ("eps" in raw):
             raise InvalidParameterError("laplace needs exactly one of b (scale) or eps (b = sensitivity/eps)")
         b = _scale("b", raw["b"]) if "b" in raw else sensitivity / _eps(raw["eps"])
         if not _SCALE[0] <= b <= _SCALE[1]:
             raise InvalidParameterError(f"b must be in [1/1000, 10^6]. Got b = sensitivity/eps = {b}")
+        _ratio("sensitivity/b", sensitivity / b, MAX_LAPLACE_RATIO)
         return laplace_pair(b, sensitivity), _rational_unit(sensitivity / b), None
     if name in ("discrete-laplace", "discrete-gaussian"):
         sensitivity = require_int("sensitivity", raw.get("sensitivity", sensitivity_default), minimum=1, maximum=1000)
         if name == "discrete-laplace":
             b = require_positive("b", _need(name, raw, "b"), at_least=sympy.Rational(1, 100), at_most=10**4)
+            _ratio("sensitivity/b", sensitivity / b, MAX_LAPLACE_RATIO)
             return discrete_laplace_pair(b, sensitivity), _rational_unit(1 / b), None
-        sigma = require_positive("sigma", _need(name, raw, "sigma"), at_least=sympy.Rational(1, 10), at_most=1000)
+        sigma = require_positive("sigma", _need(name, raw, "sigma"), at_least=sympy.Rational(1, 10), at_most=100)
+        _ratio("sensitivity/sigma", sensitivity / sigma, MAX_GAUSSIAN_RATIO)
         return discrete_gaussian_pair(sigma, sensitivity, 1e-300), _rational_unit(sensitivity / (2 * sigma ** 2)), None
     if name == "randomized-response":
         eps = _eps(_need(name, raw, "eps"))
@@ -168,6 +180,16 @@ def _built_in(name: str, raw: dict[str, str]) -> tuple[dict[str, LossPair] | Los
     eps = _eps(_need(name, raw, "eps"))
     delta = require_real("delta", _need(name, raw, "delta"), low=0, high=1, high_open=True)
     return dp_pair(eps, delta), _rational_unit(eps), None
+
+
+def _sensitivity(value: str) -> sympy.Expr:
+    return require_positive("sensitivity", value, at_least=_SENSITIVITY[0], at_most=_SENSITIVITY[1])
+
+
+def _ratio(name: str, value: sympy.Expr, limit: int) -> None:
+    if value > limit:
+        raise InvalidParameterError(f"{name} must be <= {limit} (the privacy loss would span more than the "
+                                    f"grid's answerable range). Got {value}")
 
 
 def _need(name: str, raw: dict[str, str], key: str) -> str:
@@ -182,7 +204,7 @@ def _finite(name: str, raw: dict[str, str], *, alone: bool) -> dict[str, LossPai
     mechanism = make_mechanism(name, raw)
     if not isinstance(mechanism, FiniteMechanism):
         raise InvalidParameterError(f"mechanism {name!r} has no finite pmf; compose names a built-in "
-                                    f"({', '.join(_BUILT_IN)}) or a finite mechanism of `dpcert mechanisms`")
+                                    f"({', '.join(BUILT_IN)}) or a finite mechanism of `dpcert mechanisms`")
     inputs = list(mechanism.inputs())
     outputs = list(mechanism.outputs())
     rows = []
@@ -214,17 +236,17 @@ def make_component(text: str, *, alone: bool = True) -> Component:
     name, raw, count = parse_spec(text)
     shown = tuple(raw.items())
     q_text = raw.pop("q", None)
-    if name in _BUILT_IN:
-        unknown = sorted(set(raw) - set(_BUILT_IN[name]))
+    if name in BUILT_IN:
+        unknown = sorted(set(raw) - set(BUILT_IN[name]))
         if unknown:
             raise InvalidParameterError(f"{name} has no parameter {unknown[0]!r}; its parameters are "
-                                        f"{', '.join(_BUILT_IN[name])}")
+                                        f"{', '.join(BUILT_IN[name])}")
         built, unit, exact = _built_in(name, raw)
         pairs = built if isinstance(built, dict) else {"first": built, "second": built}
     elif name in CATALOG:
         pairs, unit, exact = _finite(name, raw, alone=alone), None, None
     else:
-        raise InvalidParameterError(f"mechanism must be one of {', '.join(_BUILT_IN)} or a finite mechanism of "
+        raise InvalidParameterError(f"mechanism must be one of {', '.join(BUILT_IN)} or a finite mechanism of "
                                     f"`dpcert mechanisms`. Got {name!r}")
     sides = {key: (pair, pair) for key, pair in pairs.items()}
     if q_text is not None:

@@ -6,7 +6,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.mechanisms.parameters import InvalidParameterError, require_real
 from dpcert.proofs.cli.output import emit, json_option
 
 __all__ = ["compose_command"]
@@ -71,7 +71,9 @@ def _calibrate(specs: tuple[str, ...], delta: str | None, target_eps: str | None
     from dpcert.accountant.pld_calibration import calibrate
 
     if delta is None or target_eps is None:
-        raise InvalidParameterError("calibration needs --delta D, --target-eps E and one '?' in a SPEC")
+        raise InvalidParameterError(f"calibration needs --delta D, --target-eps E and one '?' in a SPEC. Got "
+                                    f"--target-eps {target_eps} with SPECs {' '.join(specs)!r}")
+    require_real("target-eps", target_eps, low=0, high=10**4, low_open=True)  # the range calibrate() answers
     found = calibrate(list(specs), target_eps, delta, neighbours=neighbours)
     table = Table(title=f"calibrate {' '.join(specs)}: eps(delta = {delta}) <= {target_eps}")
     for column in ("parameter", "value", "certified eps", "next value (fails)", "evaluations"):

@@ -34,6 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dpcert.accountant.catalog import BOUND_FAMILIES, CALIBRATIONS
+from dpcert.accountant.pld_spec import BUILT_IN
 from dpcert.mechanisms.catalog import CATALOG
 
 TIME_LIMIT_SECONDS = 60
@@ -69,7 +70,7 @@ class Slot:
     argv: tuple[str, ...]
     """A valid command line (without --json); the fuzzed place is filled into it."""
     kind: str
-    """"param", "option" or "argument"."""
+    """"param", "option", "argument" or "spec" (a parameter inside a compose SPEC: ``{value}`` in argv[1])."""
     name: str
     """The parameter or option as the error must name it."""
 
@@ -77,6 +78,8 @@ class Slot:
         argv = list(self.argv)
         if self.kind == "argument":
             argv[1] = value
+        elif self.kind == "spec":
+            argv = [item.replace("{value}", value) for item in argv]
         elif self.kind == "option":
             if self.name in argv:
                 argv[argv.index(self.name) + 1] = value
@@ -88,7 +91,8 @@ class Slot:
 
     @property
     def id(self) -> str:
-        place = {"param": f"--param {self.name}", "option": self.name, "argument": f"<{self.name}>"}[self.kind]
+        place = {"param": f"--param {self.name}", "option": self.name, "argument": f"<{self.name}>",
+                 "spec": f"SPEC {self.name}"}[self.kind]
         return f"{' '.join(self.argv[:2])} {place}"
 
 
@@ -157,6 +161,37 @@ _SIMULATIONS = {
     "p-rec": ({"m": "2", "T": "20", "P": "4", "others": "20", "runs": "4"}, ("D", "R", "hostile")),
 }
 _PLOT = {"eps0": "1", "delta": "1e-6", "n_min": "1000", "n_max": "1e5", "points": "3"}
+_COMPOSE = {  # a valid, cheap SPEC per built-in mechanism of dpcert compose
+    "gaussian": {"sigma": "2", "sensitivity": "1", "q": "1/10"},
+    "laplace": {"b": "2", "sensitivity": "1", "q": "1/10"},
+    "discrete-laplace": {"b": "2", "sensitivity": "1", "q": "1/10"},
+    "discrete-gaussian": {"sigma": "2", "sensitivity": "1", "q": "1/10"},
+    "randomized-response": {"eps": "1", "q": "1/10"},
+    "k-rr": {"k": "3", "eps": "1", "q": "1/10"},
+    "approximate-dp": {"eps": "1", "delta": "1/1000", "q": "1/10"},
+}
+
+
+def _spec(name: str, values: dict[str, str], fuzzed: str | None) -> str:
+    """``name:param=value,...*3`` with ``{value}`` in place of the fuzzed parameter (or of the count)."""
+    body = ",".join(f"{k}={'{value}' if k == fuzzed else v}" for k, v in values.items())
+    return f"{name}:{body}*" + ("{value}" if fuzzed == "count" else "3")
+
+
+def _compose_slots() -> list[Slot]:
+    slots = []
+    for name, values in _COMPOSE.items():
+        for fuzzed in (*values, "count"):
+            slots.append(Slot(("compose", _spec(name, values, fuzzed), "--delta", "1e-6"), "spec", fuzzed))
+    slots.append(Slot(("compose", "laplace:eps={value},sensitivity=1*3", "--delta", "1e-6"), "spec", "eps"))
+    slots.append(Slot(("compose", "unary-encoding:k=3,eps=1,pair={value}*2", "--delta", "1e-6"), "spec", "pair"))
+    base = ("compose", _spec("gaussian", _COMPOSE["gaussian"], None), "--delta", "1e-6")
+    slots += [Slot(base, "option", option) for option in ("--delta", "--gap", "--neighbours")]
+    slots.append(Slot(("compose", "gaussian:sigma=2*3", "--eps", "1"), "option", "--eps"))
+    slots.append(Slot(("compose", "gaussian:sigma=?*3", "--delta", "1e-6", "--target-eps", "2"), "option",
+                      "--target-eps"))
+    slots.append(Slot(base, "argument", "SPEC"))
+    return slots
 
 
 def _slots(argv: tuple[str, ...], names) -> list[Slot]:
@@ -192,6 +227,9 @@ def _all_slots(tmp_png: str) -> list[Slot]:
         slots.append(Slot(argv, "option", "--seed"))
     plot = ("plot", "shuffle", *_params(**_PLOT), "--out", tmp_png)
     slots += _slots(plot, [*_PLOT, "k"]) + [Slot(plot, "option", "--out")]
+    slots += _compose_slots()
+    curve = ("plot", "composition", "gaussian:sigma=2*3", *_params(points="3"), "--out", tmp_png)
+    slots += _slots(curve, ["points", "eps_max", "neighbours"])
     audit = ("audit", "histogram", "--eps", "1", "--samples", "2000")
     slots += [Slot(audit, "option", option) for option in ("--eps", "--delta", "--samples", "--confidence", "--seed")]
     slots.append(Slot(audit, "argument", "MECH"))
@@ -279,6 +317,9 @@ def test_every_catalogued_parameter_is_fuzzed():
         assert all((command, name, p.name) in fuzzed for p in entry.parameters), name
     for name, family in BOUND_FAMILIES.items():
         assert all(("bound", name, p.name) in fuzzed for p in family.parameters), name
+    in_specs = {(s.argv[1].partition(":")[0], s.name) for s in SLOTS if s.kind == "spec"}
+    for name, parameters in BUILT_IN.items():
+        assert all((name, p) in in_specs for p in (*parameters, "count")), name
 
 
 @pytest.mark.parametrize("answer", [
