@@ -228,36 +228,16 @@ _SEARCH_TOLERANCE = 1e-11
 """Relative width at which the bisections for eps stop (the bound is certified at the point returned)."""
 
 
-def _epsilon_upper(grid: LossGrid, delta: float) -> float:
-    """The smallest float eps found with delta_upper(eps) <= delta (bisection on the certified evaluation):
-    an upper bound on the true eps(delta); inf when even the top of the grid does not reach it."""
+def _crossing(grid: LossGrid, delta: float) -> tuple[float, float] | None:
+    """(low, high) with the grid's delta(low) > delta >= delta(high), high - low within the search tolerance,
+    found by bisection on the grid's certified evaluation; None when delta(0) <= delta already. high is
+    inf when even the top of the grid does not reach delta."""
     at = grid.delta_function()
     if at(0.0) <= delta:
-        return 0.0
-    high = grid.top_loss + 1.0
-    if at(high) > delta:
-        return math.inf
-    low = 0.0
-    for _ in range(80):
-        middle = (low + high) / 2
-        if at(middle) <= delta:
-            high = middle
-        else:
-            low = middle
-        if high - low <= _SEARCH_TOLERANCE * max(high, 1.0):
-            break
-    return high
-
-
-def _epsilon_lower(grid: LossGrid, delta: float) -> float:
-    """The largest float eps found with delta_lower(eps) > delta: a lower bound on the true eps(delta)
-    (0 when none)."""
-    at = grid.delta_function()
-    if at(0.0) <= delta:
-        return 0.0
+        return None
     low, high = 0.0, max(grid.top_loss, 0.0) + 1.0
     if at(high) > delta:
-        return high
+        return high, math.inf
     for _ in range(80):
         middle = (low + high) / 2
         if at(middle) > delta:
@@ -266,7 +246,21 @@ def _epsilon_lower(grid: LossGrid, delta: float) -> float:
             high = middle
         if high - low <= _SEARCH_TOLERANCE * max(high, 1.0):
             break
-    return low
+    return low, high
+
+
+def _epsilon_upper(grid: LossGrid, delta: float) -> float:
+    """An upper bound on the true eps(delta) from the upper grid: a point where its certified delta is <= delta
+    (inf when there is none on the grid)."""
+    crossing = _crossing(grid, delta)
+    return 0.0 if crossing is None else crossing[1]
+
+
+def _epsilon_lower(grid: LossGrid, delta: float) -> float:
+    """A lower bound on the true eps(delta) from the lower grid: a point where its certified delta is > delta
+    (0 when there is none)."""
+    crossing = _crossing(grid, delta)
+    return 0.0 if crossing is None else crossing[0]
 
 
 def compose(specs: Sequence[str], *, neighbours: str = "add-remove") -> NumericalComposition:

@@ -10,12 +10,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from dpcert.proofs.claim import Claim, ClaimOutcome, check, computed_claim, family_claim, mechanism_claim
-from dpcert.proofs.claims import metric_user_level, online_recommendation, price_of_privacy, privact, shuffle, standard, zoo
+from dpcert.proofs.claims import (
+    composition,
+    metric_user_level,
+    online_recommendation,
+    price_of_privacy,
+    privact,
+    shuffle,
+    standard,
+    zoo,
+)
 
 __all__ = ["CLAIMS", "Claim", "ClaimOutcome", "check", "claims", "computed_claim", "family_claim", "mechanism_claim"]
 
-_TABLES = (standard.CLAIMS, price_of_privacy.CLAIMS, shuffle.CLAIMS, metric_user_level.CLAIMS, privact.CLAIMS,
-           online_recommendation.CLAIMS, zoo.CLAIMS)
+_TABLES = (standard.CLAIMS, price_of_privacy.CLAIMS, shuffle.CLAIMS, composition.CLAIMS, metric_user_level.CLAIMS,
+           privact.CLAIMS, online_recommendation.CLAIMS, zoo.CLAIMS)
 
 
 def _all_claims() -> tuple[Claim, ...]:

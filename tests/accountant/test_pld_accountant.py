@@ -177,3 +177,27 @@ def test_normal_interval_masses_enclose_50_digit_values():
         x, y = ctx.mpf(float(ai)), ctx.mpf(float(bi))
         truth = ctx.ncdf(-x) - ctx.ncdf(-y) if x >= 0 else ctx.ncdf(y) - ctx.ncdf(x)  # no cancellation near 1
         assert ctx.mpf(float(lo)) <= truth <= ctx.mpf(float(hi))
+
+
+@pytest.mark.parametrize(("sigma", "q", "eps"), [(1, "1/10", "1/2"), (2, "1/2", "1/10"), ("1/2", "1/100", 1)])
+def test_one_subsampled_gaussian_step_matches_a_50_digit_closed_form(sigma, q, eps):
+    """Both orders of the add/remove pair ((1-q) N(0, s^2) + q N(1, s^2), N(0, s^2)): the loss is monotone in x,
+    so delta(eps) = P(X > x*) - e^eps Q(X > x*) at the threshold x* (first order) and Q(X < y*) ... (second),
+    each found by 50-digit root finding (Zhu, Dong, Wang 2022, Theorem 10)."""
+    ctx = real_context(170)
+    s, r, e = (ctx.mpf(sympy.Rational(v).p) / sympy.Rational(v).q for v in (sigma, q, eps))
+    phi = lambda x, m: ctx.ncdf((x - m) / s)  # noqa: E731
+    mixed = lambda x: (1 - r) * phi(x, 0) + r * phi(x, 1)  # noqa: E731
+    ratio = lambda x: (1 - r) + r * ctx.exp((2 * x - 1) / (2 * s * s))  # noqa: E731  # mixture / N(0) density
+    # first order: P = mixture, Q = N(0); loss ln ratio(x) increasing; delta = P(x > a) - e^eps Q(x > a)
+    a = ctx.findroot(lambda x: ctx.log(ratio(x)) - e, 1)
+    first = (1 - mixed(a)) - ctx.exp(e) * (1 - phi(a, 0))
+    # second order: P = N(0), Q = mixture; loss -ln ratio(x), decreasing; delta = P(x < b) - e^eps Q(x < b)
+    second = ctx.mpf(0)
+    if -ctx.log(1 - r) > e:
+        b = ctx.findroot(lambda x: -ctx.log(ratio(x)) - e, -1)
+        second = phi(b, 0) - ctx.exp(e) * mixed(b)
+    truth = float(max(first, second))
+    result = compose([f"gaussian:sigma={sigma},q={q}"]).delta(eps)
+    assert result.lower <= truth <= result.upper
+    assert result.upper - result.lower <= 0.01 * truth
