@@ -10,10 +10,12 @@ Theorem 10). A :class:`LossPair` holds one ordered pair as
 - **a monotone segment**: a real output x on which l(x) is strictly monotone, given by the inverse x(l) with
   its float error and the P- and Q-masses of x-intervals with theirs.
 
-:meth:`LossPair.grid` rounds it onto the grid l_j = j h: side "upper" sends every output's loss up to the
-next grid point (a cell's x-interval widened by the inverse's error, so slivers are counted twice, never
-lost), its upper tail (P-mass <= ``tail``) to +infinity and its lower tail up to the first grid point; side
-"lower" sends losses down, shrinks cells, drops the lower tail and moves the upper tail down. Both are
+:meth:`LossPair.grid` puts it on the grid l_j = j h: side "upper" splits each cell of the segment between its
+two grid points keeping its P- and Q-mass (connecting the dots, a dominating pair; :func:`_connected_cells`)
+where the floats resolve the split, and elsewhere, and for atoms, sends the loss up to the next grid point;
+its upper tail (P-mass <= ``tail``) goes to +infinity and its lower tail up to the first grid point; side
+"lower" sends losses down, shrinks cells by the inverse's error, drops the lower tail and moves the upper
+tail down. Both are
 bounds on their side (:mod:`dpcert.accountant.loss_grid`).
 
 The pairs (P first, Q second; sensitivity Delta):
@@ -46,7 +48,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from dpcert.accountant.loss_grid import LossGrid
+from dpcert.accountant.loss_grid import LossGrid, exp_bounds
 from dpcert.accountant.shuffle_intervals import UNIT_ROUNDOFF, array_down, array_up, down, iv_to_floats, up
 from dpcert.mechanisms.mp_contexts import interval_context
 
@@ -288,6 +290,65 @@ def _loss_at(segment: MonotoneSegment, x: np.ndarray) -> np.ndarray:
     return (low + high) / 2
 
 
+def _connected_cells(segment: MonotoneSegment, first: int, x: np.ndarray, error: np.ndarray,
+                     step: Fraction) -> tuple[int, np.ndarray, float]:
+    """The upper side's cells by connecting the dots (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi, PETS 2022):
+    the outputs with loss in (l_a, l_a + h] are split between l_a and l_a + h keeping their P- and Q-mass,
+    alpha = (q e^(l_a) - p e^(-h)) / (1 - e^(-h)) at l_a and beta = (p - q e^(l_a)) / (1 - e^(-h)) at l_a + h.
+
+    Why it is an upper bound: splitting each output so is the reverse of merging two outputs, so the split
+    pair dominates the true one (the true one is its post-processing), for every eps and under composition;
+    and alpha, beta are linear in (p, q), so splitting the cell's total is splitting each output. The cell's
+    (p, q) are enclosed from the nominal x-interval plus the masses of the slivers [x - err, x + err] at its
+    ends (outputs whose cell the float boundary may misplace); alpha grows with q and falls with p, beta the
+    reverse, so each is bounded above from the enclosure's corners. Where those bounds lost the masses'
+    precision (alpha + beta > p (1 + h/100): the excess mass compounds over k compositions to about k h / 100,
+    a hundredth of what rounding up by h costs; cancellation in tiny cells, or Q-masses below the float range), the
+    cell's mass is rounded up to l_a + h instead (losses only larger: still a bound, see loss_grid). The lower tail
+    goes to the first grid point, the upper tail to +infinity, as for rounding up.
+    """
+    h = float(step)
+    n = x.size
+    starts = np.concatenate(([-np.inf], x))
+    ends = np.concatenate((x, [np.inf]))
+    with np.errstate(invalid="ignore"):
+        p_lo, p_hi = segment.p_mass(starts, ends)
+        q_lo, q_hi = segment.q_mass(starts, ends)
+        sliver_p = segment.p_mass(x - error, x + error)[1]
+        sliver_q = segment.q_mass(x - error, x + error)[1]
+    zero = np.zeros(1)
+    near_p = np.concatenate((zero, sliver_p)) + np.concatenate((sliver_p, zero))
+    near_q = np.concatenate((zero, sliver_q)) + np.concatenate((sliver_q, zero))
+    p_max = np.nan_to_num(array_up(p_hi + near_p), nan=0.0)
+    p_min = np.maximum(np.nan_to_num(array_down(p_lo - near_p), nan=0.0), 0.0)
+    q_max = np.nan_to_num(array_up(q_hi + near_q), nan=0.0)
+    q_min = np.maximum(np.nan_to_num(array_down(q_lo - near_q), nan=0.0), 0.0)
+    if not segment.increasing:  # to increasing loss: interval i between grid indices first+i-1 and first+i
+        p_max, p_min, q_max, q_min = p_max[::-1], p_min[::-1], q_max[::-1], q_min[::-1]
+    lower_ends = (first + np.arange(n - 1)) * h  # l_a of inner interval i = 1 .. n-1
+    e_low = exp_bounds(lower_ends, 2 * UNIT_ROUNDOFF * np.abs(lower_ends) + 1e-300, "lower")
+    e_high = exp_bounds(lower_ends, 2 * UNIT_ROUNDOFF * np.abs(lower_ends) + 1e-300, "upper")
+    ctx = interval_context(113)
+    width_low, width_high = iv_to_floats(-ctx.expm1(-ctx.mpf(step.numerator) / step.denominator))
+    shrink_low = iv_to_floats(ctx.exp(-ctx.mpf(step.numerator) / step.denominator))[0]
+    inner = slice(1, n)
+    with np.errstate(over="ignore", invalid="ignore"):
+        beta = array_up(array_up(p_max[inner] - array_down(q_min[inner] * e_low)) / width_low)
+        alpha = array_up(array_up(array_up(q_max[inner] * e_high) - array_down(p_min[inner] * shrink_low)) / width_low)
+    beta = np.clip(np.nan_to_num(beta, nan=np.inf), 0.0, None)
+    alpha = np.clip(np.nan_to_num(alpha, nan=np.inf), 0.0, None)
+    # connecting the dots beats rounding up unless its float bounds lost the mass's precision (alpha + beta
+    # beyond p: cancellation in a tiny cell, or Q-masses below the float range)
+    rounded = ~(alpha + beta <= p_max[inner] * (1 + h / 100))
+    alpha = np.where(rounded, 0.0, alpha)
+    beta = np.where(rounded, p_max[inner], beta)
+    cells = np.zeros(n)
+    cells[0] = p_max[0]  # the lower tail, up to l_first
+    cells[: n - 1] = array_up(cells[: n - 1] + alpha)
+    cells[1:] = array_up(cells[1:] + beta)
+    return first, cells, float(p_max[n])
+
+
 def _segment_cells(segment: MonotoneSegment, side: str, step: Fraction,
                    tail: float) -> tuple[int, np.ndarray, float]:
     """(first index, masses, mass at +infinity) of the segment on the grid, a bound on ``side``.
@@ -305,20 +366,16 @@ def _segment_cells(segment: MonotoneSegment, side: str, step: Fraction,
     error = np.where(np.isfinite(x), error, 0.0)
     if not segment.increasing:  # boundaries in increasing x
         x, error = x[::-1], error[::-1]
-    upper = side == "upper"
-    # x-interval i lies between boundaries i-1 and i (i = 0: below all, i = n: above all), widened on the
-    # upper side (a sliver counted twice) and shrunk on the lower side (a sliver lost)
-    starts = np.concatenate(([-np.inf], x - error if upper else x + error))
-    ends = np.concatenate((x + error if upper else x - error, [np.inf]))
+    if side == "upper":
+        return _connected_cells(segment, first, x, error, step)
+    # x-interval i lies between boundaries i-1 and i (i = 0: below all, i = n: above all), shrunk on the lower
+    # side (a sliver lost)
+    starts = np.concatenate(([-np.inf], x + error))
+    ends = np.concatenate((x - error, [np.inf]))
     with np.errstate(invalid="ignore"):
-        lo_mass, hi_mass = segment.p_mass(np.minimum(starts, ends), ends)
-    masses = hi_mass if upper else np.where(ends > starts, lo_mass, 0.0)
-    masses = np.nan_to_num(masses, nan=0.0)
+        lo_mass, _ = segment.p_mass(np.minimum(starts, ends), ends)
+    masses = np.nan_to_num(np.where(ends > starts, lo_mass, 0.0), nan=0.0)
     if not segment.increasing:  # back to increasing loss: interval i lies between grid indices first+i-1, first+i
         masses = masses[::-1]
-    n = masses.size - 1
-    if upper:  # losses in (l_(i-1), l_i] go to l_i; the lower tail to l_first; the upper tail to +infinity
-        cells = masses[:n].copy()
-        return first, cells, float(masses[n])
     cells = masses[1:].copy()  # losses in [l_i, l_(i+1)) go to l_i; the upper tail to l_last; the lower is dropped
     return first, cells, 0.0

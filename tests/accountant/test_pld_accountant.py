@@ -201,3 +201,17 @@ def test_one_subsampled_gaussian_step_matches_a_50_digit_closed_form(sigma, q, e
     result = compose([f"gaussian:sigma={sigma},q={q}"]).delta(eps)
     assert result.lower <= truth <= result.upper
     assert result.upper - result.lower <= 0.01 * truth
+
+
+def test_connecting_the_dots_is_exact_at_grid_points_and_meets_the_issue_target():
+    """Doroshenko et al. (PETS 2022): the split pair's delta equals the true delta at every grid eps; so one
+    Gaussian step's upper grid is within 10^-6 of the truth at eps = 3 (the enclosures' slack), and 10 steps' eps(1e-5) is within
+    1e-6 relative of Balle-Wang's 17.856586830 (issue 13's target), never below it."""
+    from dpcert.accountant.loss_mechanisms import gaussian_pair
+
+    upper = gaussian_pair(1, 1).grid("upper", Fraction(1, 512), 1e-20).delta(3.0)
+    truth = gaussian_delta(1, 3)
+    assert truth.lower <= upper <= truth.upper * (1 + 1e-6)  # rounding up instead: 3e-3 above
+    result = compose(["gaussian:sigma=1*10"]).epsilon("1e-5")
+    exact = gaussian_epsilon(sympy.sqrt(10), sympy.Rational(1, 10**5))
+    assert exact.lower <= result.upper <= exact.upper * (1 + 1e-6)
