@@ -20,6 +20,7 @@ import numpy as np
 import sympy
 
 from dpcert.accountant import advanced_composition, optimal_composition
+from dpcert.accountant.pld_accountant import compose
 from dpcert.mechanisms.parameters import exact_sign
 from dpcert.mechanisms.privact import (
     TABLE1,
@@ -93,6 +94,22 @@ def edge_level(sigma_of_eps: sympy.Expr, claimed_eps: sympy.Expr) -> tuple[Verdi
                     "the per-edge eps is twice the per-user one (Appendix A.3)")
     return _P, (f"the joint log-ratio of both endpoints is {worst} <= eps = {claimed_eps} for all {_N * (_N - 1) // 2} "
                 f"edge flips (sigma = {sigma_of_eps} = 2/eps)")
+
+
+def edge_level_numerical(sigmas: tuple[sympy.Expr, ...]) -> tuple[Verdict, str]:
+    """Appendix A.3 through the numerical accountant: an edge flip changes one degree bin of each endpoint by 1,
+    so the release is two Laplace(sigma) reports composed; each certified eps(10^-12) must lie within 10^-9
+    relative of 2/sigma (the exact eps(10^-12) lies in [2/sigma - 5 sigma 10^-12, 2/sigma]: the top atom
+    2/sigma carries P-mass 1/4)."""
+    shown = []
+    for sigma in sigmas:
+        target = float(2 / sigma)
+        result = compose([f"laplace:b={sigma}*2"]).epsilon(sympy.Rational(1, 10**12))
+        text = f"dpcert compose laplace:b={sigma}*2 --delta 1e-12: [{result.lower:.12g}, {result.upper:.12g}]"
+        if not (result.valid and result.lower >= target * (1 - 1e-9) and result.upper <= target * (1 + 1e-9)):
+            return _R, f"{text} is not within 10^-9 of 2/sigma = {2 / sigma}"
+        shown.append(f"{text}, 2/sigma = {2 / sigma}")
+    return _C, "; ".join(shown) + ": the per-edge eps is twice the per-user 1/sigma"
 
 
 def strawman_example() -> tuple[Verdict, str]:

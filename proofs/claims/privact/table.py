@@ -33,6 +33,7 @@ from dpcert.proofs.claims.privact.deciders import (
     clique,
     degree_vector_privacy,
     edge_level,
+    edge_level_numerical,
     footnote_2_attack,
     footnote_2_bound,
     laplace_difference,
@@ -62,6 +63,10 @@ CLAIMS: tuple[Claim, ...] = (
     computed_claim("privact-edge-eps-double-scale", _source("Algorithm 2 with Appendix A.3"),
                    "with Lap(2/eps) per bin, one undirected edge is eps-protected", _P,
                    lambda: edge_level(sympy.Integer(2), sympy.Integer(1))),
+    computed_claim("privact-edge-eps-composed", _source("Appendix A.3"),
+                   "the two endpoints' Laplace(sigma) reports of one edge compose to eps = 2/sigma (certified numerical "
+                   "composition at delta = 10^-12, sigma = 2 and 1/2)", _C,
+                   lambda: edge_level_numerical((sympy.Integer(2), sympy.Rational(1, 2)))),
     computed_claim("privact-strawman-example", _source("Section 2.2"),
                    "randomized response with P(keep) = 0.7 makes a user with 70 of 10^6 contacts report about 300,000",
                    _C, strawman_example),
