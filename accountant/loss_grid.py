@@ -59,7 +59,6 @@ from fractions import Fraction
 
 import numpy as np
 import scipy.fft
-from scipy.special import logsumexp
 
 from dpcert.accountant.shuffle_intervals import UNIT_ROUNDOFF, array_down, array_up, down, sum_lower, sum_upper, up
 
@@ -240,16 +239,17 @@ class LossGrid:
     # true masses
     # -----------------------------------------------------------------------------------------
 
-    def losses(self) -> np.ndarray:
-        """The grid's losses as floats (each within 2u |l| of the exact value)."""
-        return self._losses(self.step, self.start, self.values.size)
+    def losses(self, part: slice = slice(None)) -> np.ndarray:
+        """The losses of the entries in ``part`` as floats (each within 2u |l| of the exact value)."""
+        first, stop, _ = part.indices(self.values.size)
+        return self._losses(self.step, self.start + first, max(stop - first, 0))
 
-    def weights(self, side: str | None = None) -> np.ndarray:
-        """Bounds on 2^scale2 exp(log_scale - tilt l_j), the factor from stored to true mass."""
-        losses = self.losses()
+    def weight(self, index: int, side: str) -> float:
+        """A bound on ``side`` on 2^scale2 exp(log_scale - tilt l_index), the factor from stored to true mass."""
+        losses = self.losses(slice(index, index + 1))
         exponent = self.log_scale - self.tilt * losses + self.scale2 * _LN2
         error = self._exponent_error(losses, self.tilt, self.log_scale, self.scale2)
-        return exp_bounds(exponent, error, side or self.side)
+        return float(exp_bounds(exponent, error, side)[0])
 
     def masses(self, part: slice = slice(None), side: str | None = None) -> np.ndarray:
         """Bounds on the true masses of the entries in ``part``, on ``side`` (default: this grid's side).
@@ -259,7 +259,7 @@ class LossGrid:
         rounding of the sum."""
         side = side or self.side
         values = self.values[part]
-        losses = self.losses()[part]
+        losses = self.losses(part)
         with np.errstate(divide="ignore"):
             logs = np.log(values)
         exponent = logs + self.log_scale - self.tilt * losses + self.scale2 * _LN2
@@ -324,20 +324,19 @@ class LossGrid:
     # truncation
     # -----------------------------------------------------------------------------------------
 
-    def _upper_cut(self, tail: float, keep_above: int) -> int:
-        """The first index of the upper tail to fold away: its approximate true mass is <= ``tail``."""
-        logs = self.approximate_log_masses()
+    def _upper_cut(self, logs: np.ndarray, tail: float, keep_above: int) -> int:
+        """The first index of the upper tail to fold away: its approximate true mass (``logs``: ln of each
+        entry's) is <= ``tail``."""
         suffix = _log_cumulative(logs[::-1])[::-1]  # ln of the mass at and above each index
         allowed = np.nonzero(suffix <= math.log(tail))[0]
         cut = int(allowed[0]) if allowed.size else self.values.size
         return max(cut, keep_above)
 
-    def _lower_cut(self, relative: float, keep_below: int) -> int:
+    def _lower_cut(self, logs: np.ndarray, relative: float, keep_below: int) -> int:
         """The first index kept: the lower tail's weight folded to the cut is <= ``relative`` of the total.
 
         On the upper side the lower tail moves up to the cut, where its true mass (at most 1) takes the cut's
         tilted weight; that weight, in stored units, is what is compared with the array's total."""
-        logs = self.approximate_log_masses()
         prefix = np.minimum(_log_cumulative(logs), 0.0)  # ln of the true mass at and below j
         losses = self.losses()
         folded = prefix[:-1] + self.tilt * losses[1:] - self.log_scale - self.scale2 * _LN2  # stored units at j+1
@@ -346,10 +345,11 @@ class LossGrid:
         cut = int(allowed[-1]) + 1 if allowed.size else 0
         return min(cut, keep_below)
 
-    def _dropped_cut(self, tail: float, keep_below: int) -> int:
+    @staticmethod
+    def _dropped_cut(logs: np.ndarray, tail: float, keep_below: int) -> int:
         """The first index kept on the lower side: the true mass dropped below it is <= ``tail`` (the bulk of
         the untilted distribution must stay, whatever its tilted weight: later sums move it up)."""
-        prefix = _log_cumulative(self.approximate_log_masses())
+        prefix = _log_cumulative(logs)
         allowed = np.nonzero(prefix <= math.log(tail))[0]
         cut = int(allowed[-1]) + 1 if allowed.size else 0
         return min(cut, keep_below)
@@ -359,9 +359,10 @@ class LossGrid:
         size = self.values.size
         if size <= 2:
             return self
-        low = (self._lower_cut(truncation.relative, size - 1) if self.side == "upper"
-               else self._dropped_cut(truncation.tail, size - 1))
-        high = self._upper_cut(truncation.tail, low + 1)
+        logs = self.approximate_log_masses()
+        low = (self._lower_cut(logs, truncation.relative, size - 1) if self.side == "upper"
+               else self._dropped_cut(logs, truncation.tail, size - 1))
+        high = self._upper_cut(logs, truncation.tail, low + 1)
         if high - low > truncation.max_points:  # too long whatever the tails' mass: cut around the peak
             peak = int(np.argmax(self.values))
             low = max(low, min(peak - truncation.max_points // 2, high - truncation.max_points))
@@ -375,14 +376,14 @@ class LossGrid:
                 infinity = min(1.0, up(infinity + sum_upper(self.masses(slice(high, None)))))
             if low > 0:  # lower tail up to the cut: true mass kept, restated in the cut's tilted units
                 moved = min(1.0, sum_upper(self.masses(slice(None, low))))  # the true tail mass is <= 1
-                unit = float(self.weights("lower")[low])
+                unit = self.weight(low, "lower")
                 if unit == 0.0 or not math.isfinite(unit):  # the weight is beyond the float range: keep the tail
                     return dataclasses.replace(self, values=self.values[:high].copy(), infinity=infinity)._normalised()
                 values[0] = up(values[0] + up(moved / unit))
         else:
             if high < size:  # upper tail down to the last kept point
                 moved = sum_lower(self.masses(slice(high, None)))
-                values[-1] = down(values[-1] + down(moved / float(self.weights("upper")[high - 1])))
+                values[-1] = down(values[-1] + down(moved / self.weight(high - 1, "upper")))
         return dataclasses.replace(self, start=self.start + low, values=values, infinity=infinity)._normalised()
 
     # -----------------------------------------------------------------------------------------
@@ -423,10 +424,6 @@ class LossGrid:
             return max(0.0, down(sum_lower(np.maximum(terms, 0.0)) + self.infinity))
 
         return delta
-
-    def log_moment(self, order: float) -> float:
-        """ln E[e^(order L)] over the finite losses, in floats (for choosing tilts)."""
-        return float(logsumexp(self.approximate_log_masses() + order * self.losses()))
 
     @property
     def top_loss(self) -> float:

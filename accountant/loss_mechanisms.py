@@ -22,6 +22,7 @@ from dpcert.accountant.shuffle_intervals import UNIT_ROUNDOFF, array_down, array
 from dpcert.proofs.rounding import float_lower, float_upper
 
 __all__ = [
+    "atoms_pair",
     "dp_pair",
     "discrete_gaussian_pair",
     "discrete_laplace_pair",

@@ -57,9 +57,6 @@ __all__ = [
     "Atom",
     "LossPair",
     "MonotoneSegment",
-    "atoms_pair",
-    "gaussian_segment",
-    "laplace_pair",
 ]
 
 CDF_RELATIVE_ERROR = 1e-11
