@@ -21,15 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
+from dpcert.accountant.plot_files import PLOT_FORMATS, new_axes, plot_path, save_axes
 from dpcert.accountant.pld_accountant import DEFAULT_GAP, NumericalComposition
 from dpcert.accountant.shuffle_intervals import down, exp_enclosure
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_real
 
 __all__ = ["MAX_CURVE_POINTS", "PLOT_FORMATS", "CurvePoint", "default_eps_grid", "plot_privacy_curve", "privacy_curve",
            "tradeoff_curve"]
-
-PLOT_FORMATS = (".png", ".pdf", ".svg")
-"""File suffixes :func:`plot_privacy_curve` writes (the format follows the suffix)."""
 
 MAX_CURVE_POINTS = 400
 """A curve has at most 400 points (each a pass over the two grids: under a second at 10^6 grid points)."""
@@ -98,33 +96,18 @@ def plot_privacy_curve(curve: Sequence[CurvePoint], path: str | Path, *, title: 
     """Draw delta(eps) with its certified enclosure (log delta axis) and save to ``path`` (.png, .pdf or .svg).
 
     The band between the lower and upper curves contains the true curve; points where the lower bound is 0
-    are drawn at the axis floor. Uses matplotlib's Agg canvas directly (no pyplot, no global backend change).
+    are drawn at the axis floor.
     """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    path = Path(path)
-    if path.suffix.lower() not in PLOT_FORMATS:
-        raise InvalidParameterError(f"path must end in one of {', '.join(PLOT_FORMATS)}. Got {str(path)!r}")
-    if not path.parent.is_dir():
-        raise InvalidParameterError(f"path: directory {str(path.parent)!r} does not exist")
+    path = plot_path(path)
     shown = [p for p in curve if p.upper > 0]
     if not shown:
         raise InvalidParameterError("curve: every certified delta is 0, nothing to plot on a log axis")
     floor = min(p.upper for p in shown) / 10
     eps = [p.eps for p in shown]
-    figure = Figure(figsize=(8, 5.5), layout="constrained")
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
+    figure, axes = new_axes()
     axes.fill_between(eps, [max(p.lower, floor) for p in shown], [p.upper for p in shown], alpha=0.3,
                       label="certified enclosure of the true delta(eps)")
     axes.plot(eps, [p.upper for p in shown], "-", label="upper bound")
     axes.plot(eps, [max(p.lower, floor) for p in shown], "--", label="lower bound")
     axes.set_yscale("log")
-    axes.set_xlabel("eps")
-    axes.set_ylabel("delta(eps)")
-    axes.set_title(title)
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize="small", loc="best")
-    figure.savefig(path, format=path.suffix.lower().lstrip("."), dpi=120)
-    return path
+    return save_axes(figure, axes, path, title=title, xlabel="eps", ylabel="delta(eps)")

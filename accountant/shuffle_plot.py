@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
+from dpcert.accountant.plot_files import PLOT_FORMATS, new_axes, plot_path, save_axes
 from dpcert.accountant.shuffle import SHUFFLE_METHODS, shuffle_family
 from dpcert.accountant.shuffle_common import N_MAX, validate_shuffle_inputs
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
@@ -29,8 +30,6 @@ __all__ = ["MAX_GRID_POINTS", "PLOT_FORMATS", "log_n_grid", "plot_shuffle_curves
 MAX_GRID_POINTS = 200
 """Largest number of grid points :func:`log_n_grid` accepts (each point evaluates every bound)."""
 
-PLOT_FORMATS = (".png", ".pdf", ".svg")
-"""File suffixes :func:`plot_shuffle_curves` writes (the format follows the suffix)."""
 
 _STYLES = {  # method -> (line style, marker)
     "efmrtt19": ("-", "v"),
@@ -115,20 +114,11 @@ def plot_shuffle_curves(curves: Mapping[str, Sequence[tuple[int, float]]], path:
         InvalidParameterError: ``path`` has another suffix, its directory does not exist, or no curve
             has a point.
     """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    path = Path(path)
-    if path.suffix.lower() not in PLOT_FORMATS:
-        raise InvalidParameterError(f"path must end in one of {', '.join(PLOT_FORMATS)}. Got {str(path)!r}")
-    if not path.parent.is_dir():
-        raise InvalidParameterError(f"path: directory {str(path.parent)!r} does not exist")
+    path = plot_path(path)
     drawn = {name: points for name, points in curves.items() if points}
     if not drawn:
         raise InvalidParameterError("curves: no method is valid at any n of the grid, nothing to plot")
-    figure = Figure(figsize=(8, 5.5), layout="constrained")
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
+    figure, axes = new_axes()
     for name, points in drawn.items():
         ns, eps = zip(*points)
         style, marker = _STYLES.get(name, ("-", "."))
@@ -142,10 +132,5 @@ def plot_shuffle_curves(curves: Mapping[str, Sequence[tuple[int, float]]], path:
                   zorder=3 if name == "exact" else 2)
     axes.set_xscale("log")
     axes.set_yscale("log")
-    axes.set_xlabel("n (users)")
-    axes.set_ylabel("eps (certified upper bound; exact: the truth)")
-    axes.set_title(title)
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize="small", loc="best")
-    figure.savefig(path, format=path.suffix.lower().lstrip("."), dpi=120)
-    return path
+    return save_axes(figure, axes, path, title=title, xlabel="n (users)",
+                     ylabel="eps (certified upper bound; exact: the truth)")
