@@ -96,6 +96,17 @@ class NumericalComposition:
     # planning: step, tilt, tails
     # -------------------------------------------------------------------------------------------
 
+    def _directions(self) -> list[str]:
+        """The directions whose pairs differ: a symmetric mechanism has the same pair under "first" and "second",
+        and a direction repeating another's pairs in every component gives the same answer."""
+        seen, keys = set(), []
+        for key in self.components[0].pairs:
+            pairs = tuple(id(pair) for c in self.components for pair in c.pairs[key])
+            if pairs not in seen:
+                seen.add(pairs)
+                keys.append(key)
+        return keys
+
     def _unit(self) -> Fraction:
         for c in self.components:
             if c.unit is not None and c.unit > 0:
@@ -112,7 +123,7 @@ class NumericalComposition:
         exponent = max(8, min(MAX_STEP_EXPONENT, math.ceil(math.log2(float(unit) * 4096 / min(spans)))))
         step = unit / 2 ** exponent
         survey = {}
-        for key in self.components[0].pairs:
+        for key in self._directions():
             moment, mean, variance = np.zeros(orders.size), 0.0, 0.0
             for c in self.components:
                 grid = c.pairs[key][0].grid("upper", step, 1e-30)
@@ -126,9 +137,8 @@ class NumericalComposition:
             survey[key] = (moment, mean, math.sqrt(variance), max(spans))
         return survey
 
-    def _plan(self, *, delta: float | None = None, eps: float | None = None, gap: object) -> tuple[_Plan, float]:
-        """The grid step, tilt and tails for a query (any choice is sound; these aim at the gap asked for),
-        and the estimated delta (for a delta(eps) query) or eps (for eps(delta))."""
+    def _plan(self, *, delta: float | None = None, eps: float | None = None, gap: object) -> _Plan:
+        """The grid step, tilt and tails for a query (any choice is sound; these aim at the gap asked for)."""
         gap = float(require_real("gap", gap, low=GAP_RANGE[0], high=GAP_RANGE[1]))
         orders = np.geomspace(1e-3, MAX_TILT, 241)
         worst, tilt, low, high = -math.inf, 0.0, math.inf, -math.inf
@@ -155,15 +165,14 @@ class NumericalComposition:
         while m > MIN_STEP_EXPONENT and (high - low) / (float(unit) / 2 ** m) > MAX_GRID_POINTS // 2:
             m -= 1  # the composed distribution's window must fit the grid
         folds = 2 * sum(max(1, c.count.bit_length()) for c in self.components) + len(self.components)
-        plan = _Plan(unit / 2 ** m, float(np.float32(tilt if tilt > 0.05 else 0.0)),
+        return _Plan(unit / 2 ** m, float(np.float32(tilt if tilt > 0.05 else 0.0)),
                      max(delta_scale * 1e-7 / self.total_count, 1e-300),
                      Truncation(max(delta_scale * 1e-6 / folds, 1e-300)))
-        return plan, (eps_scale if delta is not None else delta_scale)
 
     def _compose(self, plan: _Plan, side: str) -> dict[str, LossGrid]:
         grids = {}
         index = 0 if side == "upper" else 1
-        for key in self.components[0].pairs:
+        for key in self._directions():
             result = None
             for c in self.components:
                 base = c.pairs[key][index].grid(side, plan.step, plan.base_tail, tilt=plan.tilt)
@@ -180,7 +189,7 @@ class NumericalComposition:
         """delta(eps) as a certified enclosure [lower, upper] (units "probability")."""
         eps_value = float_upper(require_real("eps", eps, low=EPS_RANGE[0], high=EPS_RANGE[1]))
         started = time.perf_counter()
-        plan, _ = self._plan(eps=eps_value, gap=gap)
+        plan = self._plan(eps=eps_value, gap=gap)
         upper = max(g.delta(eps_value) for g in self._compose(plan, "upper").values())
         eps_low = float_lower(sympy.sympify(eps))
         lower = max(g.delta(eps_low) for g in self._compose(plan, "lower").values())
@@ -193,7 +202,7 @@ class NumericalComposition:
             raise InvalidParameterError(f"delta must be in [10^-300, 1). Got {delta}")
         target_low, target_high = float_lower(delta_exact), float_upper(delta_exact)
         started = time.perf_counter()
-        plan, _ = self._plan(delta=target_low, gap=gap)
+        plan = self._plan(delta=target_low, gap=gap)
         uppers = [_epsilon_upper(g, target_low) for g in self._compose(plan, "upper").values()]
         lowers = [_epsilon_lower(g, target_high) for g in self._compose(plan, "lower").values()]
         return self._result(max(lowers), max(uppers), "eps", plan, time.perf_counter() - started,
