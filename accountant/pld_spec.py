@@ -13,7 +13,8 @@ A SPEC names a mechanism, its parameters and an optional repeat count, e.g.
 ``k-rr``                  k in [2, 10^6], eps in [10^-6, 700]
 ``approximate-dp``        eps in [10^-6, 700], delta in [0, 1): the (eps, delta)-DP worst case
 any finite mechanism      of ``dpcert mechanisms`` (e.g. ``unary-encoding:k=4,eps=1``), composed on its
-                          inputs ``pair=i/j`` (default: every ordered pair when it is the only mechanism)
+                          inputs ``pair=i/j`` (default: every ordered pair when it is the only mechanism);
+                          with ``q``, input i is the record present and j the record absent
 ========================  =============================================================================
 
 Every mechanism also takes ``q`` in [10^-12, 1]: the Poisson sampling rate under add/remove neighbours, or
@@ -143,9 +144,8 @@ def _rational_unit(value: sympy.Expr) -> sympy.Rational | None:
     return value if value.is_Rational else None
 
 
-def _built_in(name: str, raw: dict[str, str]) -> tuple[dict[str, LossPair] | LossPair, sympy.Rational | None,
-                                                        tuple[str, sympy.Expr] | None]:
-    """The pair of a built-in mechanism (symmetric unless a dict), its loss unit and exact form."""
+def _built_in(name: str, raw: dict[str, str]) -> tuple[LossPair, sympy.Rational | None, tuple[str, sympy.Expr] | None]:
+    """The (symmetric) pair of a built-in mechanism, its loss unit and exact form."""
     sensitivity_default = "1"
     if name == "gaussian":
         sigma = _scale("sigma", _need(name, raw, "sigma"))
@@ -242,7 +242,7 @@ def make_component(text: str, *, alone: bool = True) -> Component:
             raise InvalidParameterError(f"{name} has no parameter {unknown[0]!r}; its parameters are "
                                         f"{', '.join(BUILT_IN[name])}")
         built, unit, exact = _built_in(name, raw)
-        pairs = built if isinstance(built, dict) else {"first": built, "second": built}
+        pairs = {"first": built, "second": built}
     elif name in CATALOG:
         pairs, unit, exact = _finite(name, raw, alone=alone), None, None
     else:
@@ -257,8 +257,8 @@ def make_component(text: str, *, alone: bool = True) -> Component:
             def mixed(pair: LossPair, order: str) -> tuple[LossPair, LossPair]:
                 return pair.subsampled(rates[0], order), pair.subsampled(rates[1], order)
 
-            if set(pairs) == {"first", "second"}:
-                sides = {"first": mixed(pairs["first"], "first"), "second": mixed(pairs["second"], "second")}
+            if set(pairs) == {"first", "second"}:  # both mixture orders of one base pair (for pair=i/j: i present)
+                sides = {"first": mixed(pairs["first"], "first"), "second": mixed(pairs["first"], "second")}
             else:  # every ordered pair, each in both orders of the mixture
                 sides = {f"{key} {order}": mixed(pair, order) for key, pair in pairs.items()
                          for order in ("first", "second")}

@@ -215,3 +215,19 @@ def test_connecting_the_dots_is_exact_at_grid_points_and_meets_the_issue_target(
     result = compose(["gaussian:sigma=1*10"]).epsilon("1e-5")
     exact = gaussian_epsilon(sympy.sqrt(10), sympy.Rational(1, 10**5))
     assert exact.lower <= result.upper <= exact.upper * (1 + 1e-6)
+
+
+def test_subsampled_finite_pair_reads_the_first_input_as_the_record_present():
+    """pair=i/j with q: input i is the record present, j absent, so the pairs are ((1-q) r_j + q r_i, r_j) and its
+    reverse; compose_channels of the two-row channel [(1-q) r_j + q r_i, r_j] takes exactly those two orders."""
+    from dpcert.mechanisms.catalog import make_mechanism
+
+    mechanism = make_mechanism("geometric", {"eps": "1/2", "hi": "4"})
+    outputs = list(mechanism.outputs())
+    row = [[mechanism.pmf(x).get(y, sympy.Integer(0)) for y in outputs] for x in (0, 3)]
+    q = sympy.Rational(3, 10)
+    mixed = [(1 - q) * b + q * a for a, b in zip(*row)]
+    for eps in (sympy.Rational(1, 10), sympy.Rational(1, 2)):
+        truth = float(compose_channels([[mixed, row[1]]] * 2, eps=eps).value.evalf(30))
+        result = compose(["geometric:eps=1/2,hi=4,pair=0/3,q=3/10*2"]).delta(eps)
+        assert result.lower <= truth <= result.upper
