@@ -14,9 +14,10 @@ Theorem 10). A :class:`LossPair` holds one ordered pair as
 two grid points keeping its P- and Q-mass (connecting the dots, a dominating pair; :func:`_connected_cells`)
 where the floats resolve the split, and elsewhere, and for atoms, sends the loss up to the next grid point;
 its upper tail (P-mass <= ``tail``) goes to +infinity and its lower tail up to the first grid point; side
-"lower" sends losses down, shrinks cells by the inverse's error, drops the lower tail and moves the upper
-tail down. Both are
-bounds on their side (:mod:`dpcert.accountant.loss_grid`).
+"lower" shrinks the segment's cells by the inverse's error, merges parts of neighbouring cells onto the grid
+point between them (joining the dots, a dominated pair; :func:`_joined_cells`), sends the rest and the atoms'
+losses down, drops the lower tail and moves the upper tail down. Both are bounds on their side
+(:mod:`dpcert.accountant.loss_grid`), and for a segment both keep a cell's loss to second order in h.
 
 The pairs (P first, Q second; sensitivity Delta):
 
@@ -48,7 +49,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from dpcert.accountant.loss_grid import LossGrid, exp_bounds
+from dpcert.accountant.loss_grid import LIBM_RELATIVE_ERROR, LossGrid, exp_bounds
 from dpcert.accountant.shuffle_intervals import UNIT_ROUNDOFF, array_down, array_up, down, iv_to_floats, up
 from dpcert.mechanisms.mp_contexts import interval_context
 
@@ -63,6 +64,7 @@ CDF_RELATIVE_ERROR = 1e-11
 """Assumed relative error of scipy's ndtr and numpy's exp/expm1/log1p results used for masses and inverses."""
 
 _R = CDF_RELATIVE_ERROR
+_L = LIBM_RELATIVE_ERROR
 
 
 def _widen(lo: np.ndarray, hi: np.ndarray, relative: float = _R) -> tuple[np.ndarray, np.ndarray]:
@@ -186,21 +188,23 @@ class LossPair:
             else:
                 entries[index] = rounding(entries.get(index, 0.0) + mass)
         low_atoms = [a for a in self.atoms if a.loss_range()[0] == -math.inf and a.p[1] > 0 and side == "upper"]
+        seg_start, seg_masses = 0, np.zeros(0)
         if self.segment is not None:
             seg_start, seg_masses, seg_infinity = _segment_cells(self.segment, side, step, tail)
-            for j, m in enumerate(seg_masses):
-                if m > 0:
-                    entries[seg_start + j] = rounding(entries.get(seg_start + j, 0.0) + float(m))
             infinity = rounding(infinity + seg_infinity)
-        if not entries:
-            entries[0] = 0.0
-        first = min(entries)
-        for atom in low_atoms:  # an atom at -infinity rounds up to anything: the lowest grid point
-            entries[first] = up(entries[first] + atom.p[1])
-        last = max(entries)
+            occupied = np.flatnonzero(seg_masses > 0)
+            if occupied.size:
+                seg_start, seg_masses = seg_start + int(occupied[0]), seg_masses[occupied[0]: occupied[-1] + 1]
+            else:
+                seg_masses = np.zeros(0)
+        ends = list(entries) + ([seg_start, seg_start + seg_masses.size - 1] if seg_masses.size else [])
+        first, last = (min(ends), max(ends)) if ends else (0, 0)
         masses = np.zeros(last - first + 1)
+        masses[seg_start - first: seg_start - first + seg_masses.size] = seg_masses
         for index, mass in entries.items():
-            masses[index - first] = mass
+            masses[index - first] = rounding(masses[index - first] + mass)
+        for atom in low_atoms:  # an atom at -infinity rounds up to anything: the lowest grid point
+            masses[0] = up(masses[0] + atom.p[1])
         return LossGrid.from_masses(side, step, first, masses, min(1.0, max(0.0, infinity)), tilt=tilt)
 
 
@@ -231,9 +235,12 @@ def _subsample_segment(segment: MonotoneSegment, q: float, order: str) -> Monoto
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             excess = np.expm1(own) + q
             base = np.log(excess / q)
-            # the exact grid loss is within 2u|l| of the float; expm1 and the sum carry R relative each
-            error_excess = (2 * UNIT_ROUNDOFF * np.abs(own) * np.exp(own) + _R * np.abs(np.expm1(own)) + _R * q) * 1.1
-            base_error = error_excess / np.maximum(excess - error_excess, 1e-300) * 1.1 + _R * np.abs(base) + 1e-300
+            # the exact grid loss is within 2u|l| of the float; expm1 carries L relative, the sum and the quotient
+            # one rounding each, the log L relative (L = LIBM_RELATIVE_ERROR)
+            error_excess = (2 * UNIT_ROUNDOFF * np.abs(own) * np.exp(own) + _L * np.abs(np.expm1(own))
+                            + UNIT_ROUNDOFF * np.abs(excess)) * 1.1
+            base_error = (error_excess / np.maximum(excess - error_excess, 1e-300) * 1.1 + _L * np.abs(base)
+                          + 2 * UNIT_ROUNDOFF + 1e-300)
         base = np.where(excess > 0, base, -np.inf)
         x, x_error = segment.inverse(base)
         # the base inverse bounds its error for an input within 2u|l|; propagate the extra base error through
@@ -278,7 +285,7 @@ def _loss_at(segment: MonotoneSegment, x: np.ndarray) -> np.ndarray:
     lo_end, hi_end = segment.loss_ends
     low = np.full(x.shape, max(lo_end, -1e4))
     high = np.full(x.shape, min(hi_end, 1e4))
-    for _ in range(200):
+    for _ in range(64):
         middle = (low + high) / 2
         at, _ = segment.inverse(middle)
         beyond = (at > x) if segment.increasing else (at < x)
@@ -299,8 +306,8 @@ def _connected_cells(segment: MonotoneSegment, first: int, x: np.ndarray, error:
     (p, q) are enclosed from the nominal x-interval plus the masses of the slivers [x - err, x + err] at its
     ends (outputs whose cell the float boundary may misplace); alpha grows with q and falls with p, beta the
     reverse, so each is bounded above from the enclosure's corners. Where those bounds lost the masses'
-    precision (alpha + beta > p (1 + h/100): the excess mass compounds over k compositions to about k h / 100,
-    a hundredth of what rounding up by h costs; cancellation in tiny cells, or Q-masses below the float range), the
+    precision (alpha + beta > p (1 + h): cancellation in tiny cells, or Q-masses below the float range; below that,
+    an excess x of mass raises delta by at most about x relative, where rounding up shifts the loss by h), the
     cell's mass is rounded up to l_a + h instead (losses only larger: still a bound, see loss_grid). The lower tail
     goes to the first grid point, the upper tail to +infinity, as for rounding up.
     """
@@ -336,7 +343,7 @@ def _connected_cells(segment: MonotoneSegment, first: int, x: np.ndarray, error:
     alpha = np.clip(np.nan_to_num(alpha, nan=np.inf), 0.0, None)
     # connecting the dots beats rounding up unless its float bounds lost the mass's precision (alpha + beta
     # beyond p: cancellation in a tiny cell, or Q-masses below the float range)
-    rounded = ~(alpha + beta <= p_max[inner] * (1 + h / 100))
+    rounded = ~(alpha + beta <= p_max[inner] * (1 + h))
     alpha = np.where(rounded, 0.0, alpha)
     beta = np.where(rounded, p_max[inner], beta)
     cells = np.zeros(n)
@@ -365,14 +372,50 @@ def _segment_cells(segment: MonotoneSegment, side: str, step: Fraction,
         x, error = x[::-1], error[::-1]
     if side == "upper":
         return _connected_cells(segment, first, x, error, step)
-    # x-interval i lies between boundaries i-1 and i (i = 0: below all, i = n: above all), shrunk on the lower
-    # side (a sliver lost)
+    return _joined_cells(segment, first, x, error, step)
+
+
+def _joined_cells(segment: MonotoneSegment, first: int, x: np.ndarray, error: np.ndarray,
+                  step: Fraction) -> tuple[int, np.ndarray, float]:
+    """The lower side's cells by joining the dots, the reverse of connecting them: cell j (the outputs with loss
+    in [l_j, l_(j+1)), P-mass p_j, Q-mass q_j) keeps a fraction 1 - a_j at l_j and sends a_j up to l_(j+1), where
+    it is merged with the part 1 - a_(j+1) of cell j+1 that stays there.
+
+    Why it is a lower bound: splitting a cell at random and merging parts of two cells is post-processing, so
+    the true pair dominates the joined one for every eps and under composition; the merged output's loss
+    ln((a_j p_j + (1 - a_(j+1)) p_(j+1)) / (a_j q_j + (1 - a_(j+1)) q_(j+1))) is >= l_(j+1) when
+    a_j D_j <= (1 - a_(j+1)) S_(j+1), with the deficit D_j >= e^(l_(j+1)) q_j - p_j and the surplus
+    S_(j+1) <= p_(j+1) - e^(l_(j+1)) q_(j+1) bounded from the masses' enclosures, and placing it at l_(j+1)
+    only lowers the loss (loss_grid). With r_j = S_(j+1) / D_j and a cap c_j = r_j / (1 + r_j) (where a = (1 - a) r
+    balances), a_j = min(c_j, r_j (1 - c_(j+1))) rounded down meets that, as every a_(j+1) <= c_(j+1). Each cell's P-mass is enclosed from below on its x-interval shrunk by the inverse's
+    error (outputs certainly in the cell; the slivers are dropped, which lowers delta). Where the densities are
+    smooth r_j is near 1, a_j near 1/2, and the cell's mean loss is kept to second order in h, where rounding
+    every loss down costs h/2 per composed mechanism. The lower tail is dropped; the upper tail goes to the last grid point.
+    """
+    h = float(step)
     starts = np.concatenate(([-np.inf], x + error))
     ends = np.concatenate((x - error, [np.inf]))
     with np.errstate(invalid="ignore"):
-        lo_mass, _ = segment.p_mass(np.minimum(starts, ends), ends)
-    masses = np.nan_to_num(np.where(ends > starts, lo_mass, 0.0), nan=0.0)
+        p_lo, _ = segment.p_mass(np.minimum(starts, ends), ends)
+        _, q_hi = segment.q_mass(np.minimum(starts, ends), ends)
+    inside = ends > starts
+    p_lo = np.nan_to_num(np.where(inside, p_lo, 0.0), nan=0.0)
+    q_hi = np.nan_to_num(np.where(inside, q_hi, 0.0), nan=np.inf)
     if not segment.increasing:  # back to increasing loss: interval i lies between grid indices first+i-1, first+i
-        masses = masses[::-1]
-    cells = masses[1:].copy()  # losses in [l_i, l_(i+1)) go to l_i; the upper tail to l_last; the lower is dropped
+        p_lo, q_hi = p_lo[::-1], q_hi[::-1]
+    p_lo, q_hi = p_lo[1:], q_hi[1:]  # cell j: losses in [l_(first+j), l_(first+j+1)); the lower tail dropped
+    n = p_lo.size
+    joints = (first + 1 + np.arange(n - 1)) * h  # l_(j+1) between cells j and j+1
+    e_high = exp_bounds(joints, 2 * UNIT_ROUNDOFF * np.abs(joints) + 1e-300, "upper")
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        deficit = array_up(array_up(q_hi[:-1] * e_high) - p_lo[:-1])
+        surplus = array_down(p_lo[1:] - array_up(q_hi[1:] * e_high))
+        ratio = array_down(surplus / deficit)
+    ratio = np.where((surplus > 0) & (deficit > 0) & np.isfinite(deficit), np.nan_to_num(ratio, nan=0.0), 0.0)
+    cap = np.append(ratio / (1 + ratio), 0.0)  # a_j <= cap_j; r/(1+r) is where a = (1 - a) r balances
+    share = np.minimum(cap[:-1], array_down(ratio * array_down(1 - cap[1:])))
+    moved = array_down(share * p_lo[:-1])
+    cells = p_lo.copy()
+    cells[:-1] = np.maximum(array_down(cells[:-1] - array_up(share * p_lo[:-1])), 0.0)
+    cells[1:] = array_down(cells[1:] + moved)
     return first, cells, 0.0

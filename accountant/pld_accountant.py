@@ -9,8 +9,10 @@ subsampling the two orders of the pair are composed separately and the larger de
 adversary fixes one pair of datasets for the whole composition).
 
 Choices that cost only tightness, never soundness: the grid step h = unit / 2^m (unit: a loss every atom of
-the first mechanism is a multiple of, so such atoms sit exactly on the grid; m from the gap asked for:
-the two roundings differ by at most h per composed mechanism), the exponential tilt (Chernoff's optimal
+the first mechanism is a multiple of, so such atoms sit exactly on the grid; both sides keep a cell's loss to
+second order in h, so m starts at about half the exponent where the two sides could differ by h per composed
+mechanism and grows by 2 until the gap asked for is met, the intersection of the enclosures found on the way
+being the answer), the exponential tilt (Chernoff's optimal
 order at the target, estimated on a coarse grid: :mod:`~dpcert.accountant.loss_grid`), and the tail masses
 folded away (a millionth of the target delta per fold).
 
@@ -21,13 +23,15 @@ Su 2019) and k-fold binary randomized response is Kairouz, Oh and Viswanath's bi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+import scipy.special
 import sympy
 
 from dpcert.accountant.bound_result import BoundResult
@@ -45,9 +49,11 @@ SOURCE = ("privacy-loss distributions composed by FFT (Koskela, Jalko, Honkela 2
 
 DEFAULT_GAP = 1e-3
 GAP_RANGE = (1e-6, 0.5)
-"""The relative gap the grid is chosen for (h * number of mechanisms <= gap * max(eps, 10^-3), unless the
-composed window then needs more than MAX_GRID_POINTS / 2 points), in [10^-6, 1/2]: below, the grid's size
-rather than the gap decides; above, the answer says little."""
+"""The relative gap asked for (upper - lower <= gap * max(eps, 10^-3), or gap * delta), in [10^-6, 1/2]: the
+grid is refined until the answer meets it or refining stops helping; the finest step tried is the one where
+h * number of mechanisms <= gap * max(eps, 10^-3) (unless the composed window then needs more than
+MAX_GRID_POINTS / 2 points). Below 10^-6 the grid's size rather than the gap decides; above 1/2 the answer
+says little."""
 
 MIN_STEP_EXPONENT, MAX_STEP_EXPONENT = 4, 34
 """The grid step is unit / 2^m with m in [4, 34]."""
@@ -65,6 +71,15 @@ class _Plan:
     tilt: float
     base_tail: float
     truncation: Truncation
+    finest: Fraction
+    """The finest step a refinement goes to: the one where rounding every loss by h per mechanism meets the gap."""
+
+    def refined(self) -> _Plan | None:
+        """The same plan at a quarter of the step (None past the finest)."""
+        return None if self.step <= self.finest else dataclasses.replace(self, step=max(self.step / 4, self.finest))
+
+    def at_finest(self) -> _Plan:
+        return dataclasses.replace(self, step=self.finest)
 
 
 @dataclass(frozen=True)
@@ -115,12 +130,12 @@ class NumericalComposition:
 
     def _survey(self, orders: np.ndarray) -> dict[str, tuple[np.ndarray, float, float, float]]:
         """Per direction: ln E[e^(order L)] of the composition, its mean, standard deviation and the widest
-        single mechanism's loss span, from each mechanism's upper grid at a step of 1/4096 of its span (floats,
+        single mechanism's loss span, from each mechanism's upper grid at a step of 1/1024 of its span (floats,
         a guide only)."""
         spans = [max(hi - lo, 1e-12) for c in self.components for lo, hi in
                  [c.pairs[key][0].loss_span(1e-12) for key in c.pairs]]
         unit = self._unit()
-        exponent = max(8, min(MAX_STEP_EXPONENT, math.ceil(math.log2(float(unit) * 4096 / min(spans)))))
+        exponent = max(8, min(MAX_STEP_EXPONENT, math.ceil(math.log2(float(unit) * 1024 / min(spans)))))
         step = unit / 2 ** exponent
         survey = {}
         for key in self._directions():
@@ -129,7 +144,7 @@ class NumericalComposition:
                 grid = c.pairs[key][0].grid("upper", step, 1e-30)
                 logs = grid.approximate_log_masses()
                 losses = grid.losses()
-                moment += c.count * np.array([np.logaddexp.reduce(logs + a * losses) for a in orders])
+                moment += c.count * scipy.special.logsumexp(logs[None, :] + orders[:, None] * losses[None, :], axis=1)
                 weights = np.exp(logs - np.logaddexp.reduce(logs))
                 first = float(np.sum(weights * losses))
                 mean += c.count * first
@@ -164,10 +179,27 @@ class NumericalComposition:
         m = min(max(m, MIN_STEP_EXPONENT), MAX_STEP_EXPONENT)
         while m > MIN_STEP_EXPONENT and (high - low) / (float(unit) / 2 ** m) > MAX_GRID_POINTS // 2:
             m -= 1  # the composed distribution's window must fit the grid
+        start = min(m, max(MIN_STEP_EXPONENT, math.ceil(m / 2) + 2))  # both sides are second order in h
         folds = 2 * sum(max(1, c.count.bit_length()) for c in self.components) + len(self.components)
-        return _Plan(unit / 2 ** m, float(np.float32(tilt if tilt > 0.05 else 0.0)),
+        return _Plan(unit / 2 ** start, float(np.float32(tilt if tilt > 0.05 else 0.0)),
                      max(delta_scale * 1e-7 / self.total_count, 1e-300),
-                     Truncation(max(delta_scale * 1e-6 / folds, 1e-300)))
+                     Truncation(max(delta_scale * 1e-6 / folds, 1e-300)), unit / 2 ** m)
+
+    def _refine(self, plan: _Plan, evaluate: Callable[[_Plan], tuple[float, float]],
+                tolerance: Callable[[float], float]) -> tuple[float, float, _Plan]:
+        """[lower, upper] from ``plan``, refined (a quarter of the step at a time) until the width is within
+        ``tolerance(upper)``, the finest step is reached, or a refinement no longer halves the width (the
+        floats' precision, not the step, then limits it). Each step's answer is an enclosure of the truth, so
+        their intersection is one."""
+        lower, upper, previous = -math.inf, math.inf, math.inf
+        while True:
+            low, high = evaluate(plan)
+            lower, upper = max(lower, low), min(upper, high)
+            width = upper - max(lower, 0.0)
+            refined = plan.refined()
+            if width <= tolerance(upper) or refined is None or width > previous / 2:
+                return max(lower, 0.0), upper, plan
+            plan, previous = refined, width
 
     def _compose(self, plan: _Plan, side: str) -> dict[str, LossGrid]:
         grids = {}
@@ -189,10 +221,15 @@ class NumericalComposition:
         """delta(eps) as a certified enclosure [lower, upper] (units "probability")."""
         eps_value = float_upper(require_real("eps", eps, low=EPS_RANGE[0], high=EPS_RANGE[1]))
         started = time.perf_counter()
-        plan = self._plan(eps=eps_value, gap=gap)
-        upper = max(g.delta(eps_value) for g in self._compose(plan, "upper").values())
         eps_low = float_lower(sympy.sympify(eps))
-        lower = max(g.delta(eps_low) for g in self._compose(plan, "lower").values())
+
+        def evaluate(plan: _Plan) -> tuple[float, float]:
+            return (max(g.delta(eps_low) for g in self._compose(plan, "lower").values()),
+                    max(g.delta(eps_value) for g in self._compose(plan, "upper").values()))
+
+        plan = self._plan(eps=eps_value, gap=gap)
+        relative = float(gap)
+        lower, upper, plan = self._refine(plan, evaluate, lambda upper: relative * upper)
         return self._result(lower, upper, "probability", plan, time.perf_counter() - started, f"delta at eps = {eps}")
 
     def epsilon(self, delta: object, *, gap: object = DEFAULT_GAP) -> BoundResult:
@@ -202,11 +239,15 @@ class NumericalComposition:
             raise InvalidParameterError(f"delta must be in [10^-300, 1). Got {delta}")
         target_low, target_high = float_lower(delta_exact), float_upper(delta_exact)
         started = time.perf_counter()
+
+        def evaluate(plan: _Plan) -> tuple[float, float]:
+            return (max(_epsilon_lower(g, target_high) for g in self._compose(plan, "lower").values()),
+                    max(_epsilon_upper(g, target_low) for g in self._compose(plan, "upper").values()))
+
         plan = self._plan(delta=target_low, gap=gap)
-        uppers = [_epsilon_upper(g, target_low) for g in self._compose(plan, "upper").values()]
-        lowers = [_epsilon_lower(g, target_high) for g in self._compose(plan, "lower").values()]
-        return self._result(max(lowers), max(uppers), "eps", plan, time.perf_counter() - started,
-                            f"eps at delta = {delta}")
+        relative = float(gap)
+        lower, upper, plan = self._refine(plan, evaluate, lambda upper: relative * max(upper, 1e-3))
+        return self._result(lower, upper, "eps", plan, time.perf_counter() - started, f"eps at delta = {delta}")
 
     def exact(self, *, delta: object = None, eps: object = None) -> BoundResult | None:
         """The closed form where the composition has one (None otherwise): plain Gaussians compose to one

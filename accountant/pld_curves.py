@@ -57,7 +57,7 @@ def privacy_curve(composition: NumericalComposition, eps_values: Sequence[object
     upper = {e: math.inf for e in values}
     lower = {e: 0.0 for e in values}
     for share in sorted({0.2, 0.5, 0.9} if span > 0 else {0.5}):
-        plan = composition._plan(eps=values[0] + share * span, gap=gap)
+        plan = composition._plan(eps=values[0] + share * span, gap=gap).at_finest()
         uppers = [g.delta_function() for g in composition._compose(plan, "upper").values()]
         lowers = [g.delta_function() for g in composition._compose(plan, "lower").values()]
         for e in values:  # the truth is the largest over directions; each plan bounds it
