@@ -74,7 +74,7 @@ __all__ = [
 ]
 
 LIBM_RELATIVE_ERROR = 2.0 ** -50
-"""Assumed bound on the relative error of numpy's exp and expm1 at a float argument (8 ulps)."""
+"""Assumed bound on the relative error of numpy's exp, expm1 and log at a float argument (8 ulps)."""
 
 TWIDDLE_ERROR = 2.0 ** -50
 """Assumed bound mu on the error of the FFT's computed twiddle factors (Higham, Theorem 24.2)."""
