@@ -130,18 +130,17 @@ class NumericalComposition:
 
     def _survey(self, orders: np.ndarray) -> dict[str, tuple[np.ndarray, float, float, float]]:
         """Per direction: ln E[e^(order L)] of the composition, its mean, standard deviation and the widest
-        single mechanism's loss span, from each mechanism's upper grid at a step of 1/1024 of its span (floats,
+        single mechanism's loss span, from each mechanism's upper grid at a step of about 1/1024 of its span (floats,
         a guide only)."""
-        spans = [max(hi - lo, 1e-12) for c in self.components for lo, hi in
-                 [c.pairs[key][0].loss_span(1e-12) for key in c.pairs]]
-        unit = self._unit()
-        exponent = max(8, min(MAX_STEP_EXPONENT, math.ceil(math.log2(float(unit) * 1024 / min(spans)))))
-        step = unit / 2 ** exponent
+        spans = {id(c): max(max(hi - lo, 1e-12) for lo, hi in [c.pairs[key][0].loss_span(1e-12) for key in c.pairs])
+                 for c in self.components}
+        steps = {key: Fraction(1, 2 ** max(8, min(MAX_STEP_EXPONENT, math.ceil(math.log2(1024 / span)))))
+                 for key, span in spans.items()}
         survey = {}
         for key in self._directions():
             moment, mean, variance = np.zeros(orders.size), 0.0, 0.0
             for c in self.components:
-                grid = c.pairs[key][0].grid("upper", step, 1e-30)
+                grid = c.pairs[key][0].grid("upper", steps[id(c)], 1e-30)
                 logs = grid.approximate_log_masses()
                 losses = grid.losses()
                 moment += c.count * scipy.special.logsumexp(logs[None, :] + orders[:, None] * losses[None, :], axis=1)
@@ -149,7 +148,7 @@ class NumericalComposition:
                 first = float(np.sum(weights * losses))
                 mean += c.count * first
                 variance += c.count * float(np.sum(weights * (losses - first) ** 2))
-            survey[key] = (moment, mean, math.sqrt(variance), max(spans))
+            survey[key] = (moment, mean, math.sqrt(variance), max(spans.values()))
         return survey
 
     def _plan(self, *, delta: float | None = None, eps: float | None = None, gap: object) -> _Plan:

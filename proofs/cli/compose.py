@@ -6,6 +6,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
+from dpcert.accountant.bound_result import BoundResult
 from dpcert.mechanisms.parameters import InvalidParameterError, require_real
 from dpcert.proofs.cli.output import emit, json_option
 
@@ -24,9 +25,11 @@ __all__ = ["compose_command"]
               help="calibrate: the '?' in a SPEC (sigma=?, b=?, q=? or *?) becomes the least noise or the largest "
                    "rate or count whose certified eps(--delta) is at most this")
 @click.option("--exact", is_flag=True, help="also the closed form where one exists (Gaussians, randomized response)")
+@click.option("--rdp", is_flag=True, help="also the Renyi-DP accountant's bound (an upper bound only; Gaussian, "
+                                          "subsampled Gaussian, Laplace, randomized response, finite mechanisms)")
 @json_option
 def compose_command(specs: tuple[str, ...], delta: str | None, eps: str | None, neighbours: str, gap: str,
-                    target_eps: str | None, exact: bool, as_json: bool) -> None:
+                    target_eps: str | None, exact: bool, rdp: bool, as_json: bool) -> None:
     """Compose mechanisms and report eps(delta) or delta(eps) as a certified enclosure [lower, upper].
 
     A SPEC is NAME:param=value,...[*count], e.g. 'gaussian:sigma=0.8,q=0.005*1000' 'laplace:b=10*20'.
@@ -50,6 +53,8 @@ def compose_command(specs: tuple[str, ...], delta: str | None, eps: str | None, 
         closed = composition.exact(delta=delta, eps=eps)
         if closed is not None:
             rows.append(closed)
+    if rdp:
+        rows.append(_rdp_row(specs, neighbours, delta, eps))
     lower, upper = (result.lower, result.upper) if result.valid else (None, None)
     key = "eps" if delta is not None else "delta"
     payload = {"specs": list(specs), "neighbours": neighbours, "target": {"delta": delta, "eps": eps},
@@ -64,6 +69,17 @@ def compose_command(specs: tuple[str, ...], delta: str | None, eps: str | None, 
         table.add_row(r.name, "n/a" if low is None else f"{low:.10g}", "n/a" if high is None else f"{high:.10g}",
                       gap, escape(r.note))
     emit(as_json, payload, table)
+
+
+def _rdp_row(specs: tuple[str, ...], neighbours: str, delta: str | None, eps: str | None) -> BoundResult:
+    from dpcert.accountant.rdp import SOURCES
+    from dpcert.accountant.rdp_spec import rdp_curve
+
+    curve, reason = rdp_curve(specs, neighbours=neighbours)
+    if curve is None:
+        return BoundResult("rdp", SOURCES["conversion"], None, "eps" if delta is not None else "probability", False,
+                           f"not offered: {reason}")
+    return curve.epsilon(delta) if delta is not None else curve.delta(eps)
 
 
 def _calibrate(specs: tuple[str, ...], delta: str | None, target_eps: str | None, neighbours: str,

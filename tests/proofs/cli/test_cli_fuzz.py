@@ -184,6 +184,10 @@ def _compose_slots() -> list[Slot]:
         for fuzzed in (*values, "count"):
             slots.append(Slot(("compose", _spec(name, values, fuzzed), "--delta", "1e-6"), "spec", fuzzed))
     slots.append(Slot(("compose", "laplace:eps={value},sensitivity=1*3", "--delta", "1e-6"), "spec", "eps"))
+    for name in ("gaussian", "laplace", "k-rr"):  # the Renyi-DP row reads the same SPEC values
+        for fuzzed in (*_COMPOSE[name], "count"):
+            slots.append(Slot(("compose", _spec(name, _COMPOSE[name], fuzzed), "--eps", "1", "--rdp"), "spec", fuzzed))
+    slots.append(Slot(("compose", "unary-encoding:k={value},eps=1*2", "--delta", "1e-6", "--rdp"), "spec", "k"))
     slots.append(Slot(("compose", "unary-encoding:k=3,eps=1,pair={value}*2", "--delta", "1e-6"), "spec", "pair"))
     base = ("compose", _spec("gaussian", _COMPOSE["gaussian"], None), "--delta", "1e-6")
     slots += [Slot(base, "option", option) for option in ("--delta", "--gap", "--neighbours")]

@@ -59,3 +59,14 @@ def test_plot_composition_writes_the_curve(capsys, tmp_path):
     payload = json.loads(out)
     assert code == 0 and target.exists() and len(payload["points"]) == 5
     assert all(lower <= upper for _, lower, upper in payload["points"])
+
+
+def test_compose_rdp_row_is_an_upper_bound_beside_the_enclosure(capsys):
+    code, out, _ = run(capsys, "compose", "gaussian:sigma=1*10", "--delta", "1e-5", "--rdp", "--json")
+    payload = json.loads(out)
+    rdp = payload["results"][1]
+    assert code == 0 and rdp["name"] == "rdp" and rdp["bounds"] == "upper"
+    assert rdp["upper"] >= 17.856586830 >= payload["eps_lower"]  # Balle-Wang's exact value lies below the RDP bound
+    code, out, _ = run(capsys, "compose", "discrete-laplace:b=2*3", "--eps", "1", "--rdp", "--json")
+    row = json.loads(out)["results"][1]
+    assert code == 0 and row["valid"] is False and "not offered" in row["note"]
