@@ -22,7 +22,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -34,6 +33,7 @@ from mpmath.ctx_iv import MPIntervalContext
 from mpmath.libmp import dps_to_prec
 
 from dpcert.accountant.bound_result import BoundResult
+from dpcert.accountant.mp_enclosures import exact_interval, float_enclosure, interval_ends, log2_inverse
 from dpcert.mechanisms.base import FiniteMechanism
 from dpcert.mechanisms.exact_arithmetic import ExponentialField, cancel_exponentials
 from dpcert.mechanisms.mp_contexts import interval_context, real_context
@@ -114,41 +114,6 @@ def _invalid(name: str, reason: str) -> BoundResult:
 # Interval arithmetic (private contexts: the global mpmath precision is never touched)
 # ---------------------------------------------------------------------------------------------
 
-def _ends(x) -> tuple[mpmath.mpf, mpmath.mpf]:
-    """The exact end points of an mpmath interval, as mpf numbers."""
-    a, b = x._mpi_
-    return mpmath.mp.make_mpf(a), mpmath.mp.make_mpf(b)
-
-
-def exact_interval(ctx: MPIntervalContext, value: sympy.Expr):
-    """An interval of ``ctx`` containing the exact real ``value`` (relative width about 2^-ctx.prec, also
-    for tiny values: a strict sympy evaluation to as many digits, widened by 10^5 units of the last)."""
-    if value.is_Rational:
-        return ctx._mpq((int(value.p), int(value.q)))
-    digits = int(ctx.prec * 0.30103) + 10
-    approx = sympy.Rational(value.evalf(digits, strict=True))  # every requested digit correct, or it raises
-    slack = abs(approx) / 10 ** (digits - 5)
-    low, high = approx - slack, approx + slack
-    return ctx.mpf((ctx._mpq((int(low.p), int(low.q))).a, ctx._mpq((int(high.p), int(high.q))).b))
-
-
-def _log2_inverse(x: sympy.Expr) -> int:
-    """max(0, ceil(log2(1/x))) for an exact x > 0: the bits below 1 that x needs."""
-    return max(0, math.ceil(-float(sympy.log(x, 2).evalf(15))))
-
-
-def _float_enclosure(low: mpmath.mpf, high: mpmath.mpf) -> dict[str, sympy.Expr]:
-    """``lower_value`` and ``upper_value`` of a BoundResult: [low, high] (low >= 0) rounded outward to floats.
-
-    float() of an mpf rounds to nearest, so one step outward encloses it; an end above the float range
-    becomes the largest float (lower) or oo (upper). The floats of such a result never wait on a sympy
-    evaluation (which can take minutes for values like e^(10^6)).
-    """
-    lo = max(math.nextafter(float(low), -math.inf), 0.0)
-    hi = math.nextafter(float(high), math.inf) if high > 0 else 0.0
-    return {"lower_value": sympy.Rational(lo), "upper_value": sympy.oo if math.isinf(hi) else sympy.Rational(hi)}
-
-
 # ---------------------------------------------------------------------------------------------
 # Basic and advanced
 # ---------------------------------------------------------------------------------------------
@@ -203,7 +168,7 @@ def _advanced(counts: Sequence[tuple[sympy.Expr, int]], delta_prime: sympy.Expr,
     # sympy's sqrt factors its rational coefficient (hours at k = 10^4000): left unevaluated when it is large
     small = max(abs(int(coefficient.p)), int(coefficient.q)) < 10**30
     value = (sympy.sqrt(radicand) if small else sympy.Pow(radicand, sympy.S.Half, evaluate=False)) + drift
-    ctx = interval_context(64 + max(_log2_inverse(e) for e, _ in counts) + _log2_inverse(1 - delta_prime))  # ln(1/delta') ~ 1 - delta'
+    ctx = interval_context(64 + max(log2_inverse(e) for e, _ in counts) + log2_inverse(1 - delta_prime))  # ln(1/delta') ~ 1 - delta'
     iv_squares, iv_drift = ctx.mpf(0), ctx.mpf(0)
     for e, c in counts:
         x = exact_interval(ctx, e)
@@ -211,7 +176,7 @@ def _advanced(counts: Sequence[tuple[sympy.Expr, int]], delta_prime: sympy.Expr,
         iv_drift += c * x * (ctx.exp(x) - 1)
     enclosure = ctx.sqrt(2 * ctx.log(1 / exact_interval(ctx, delta_prime)) * iv_squares) + iv_drift
     return BoundResult("advanced", SOURCES["advanced"], value, "eps", True, note,
-                       **_float_enclosure(*_ends(enclosure)))
+                       **float_enclosure(*interval_ends(enclosure)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,7 +227,7 @@ def _target_sign(k: int, delta: sympy.Expr, delta0: sympy.Expr) -> int:
     if delta0 == 0:
         return exact_sign(delta)
     for bits in (128, 1024, 8192):
-        low, high = _ends(_target_interval(interval_context(bits), k, delta, delta0))
+        low, high = interval_ends(_target_interval(interval_context(bits), k, delta, delta0))
         if low > 0 or high < 0:
             return 1 if low > 0 else -1
     if delta.is_Rational and delta0.is_Rational and k * (int(delta0.p).bit_length() + int(delta0.q).bit_length()) <= 4 * 10**6:
@@ -307,7 +272,7 @@ def _kov_enclosure(eps: sympy.Expr, k: int, delta: sympy.Expr, delta0: sympy.Exp
     eps_iv = exact_interval(ctx, eps)
     E = ctx.exp(eps_iv)
     d = _target_interval(ctx, k, delta, delta0)
-    if _ends(d)[0] < 0:
+    if interval_ends(d)[0] < 0:
         d = ctx.mpf((ctx.mpf(0), d.b))  # d >= 0 was decided exactly
     pieces = (k + 1) // 2
     A, B = _kov_tables(ctx, E, k, pieces)
@@ -315,7 +280,7 @@ def _kov_enclosure(eps: sympy.Expr, k: int, delta: sympy.Expr, delta0: sympy.Exp
     level = E ** (k - 2) if k >= 2 else ctx.mpf(1)  # e^{max(0, k - 2i) eps} at i = 1
     E2 = E * E
     for i in range(1, pieces + 1):
-        low, high = _ends(A[i] - level * B[i] - d)
+        low, high = interval_ends(A[i] - level * B[i] - d)
         if high <= 0:
             below = i
         elif low > 0 and above is None:
@@ -333,12 +298,12 @@ def _kov_enclosure(eps: sympy.Expr, k: int, delta: sympy.Expr, delta0: sympy.Exp
             highs.append(mpmath.mpf(0))
             continue
         numerator = A[i] - d
-        if _ends(numerator)[1] <= 0:
+        if interval_ends(numerator)[1] <= 0:
             continue  # not this piece: on the true one A_i - d = e^{eps'} B_i > 0
-        floor = _ends(ctx.mpf(max(0, k - 2 * i)) * eps_iv)[0]
-        ceiling = _ends(ctx.mpf(k - 2 * i + 2) * eps_iv)[1]
-        if _ends(numerator)[0] > 0:
-            low, high = _ends(ctx.log(numerator / B[i]))
+        floor = interval_ends(ctx.mpf(max(0, k - 2 * i)) * eps_iv)[0]
+        ceiling = interval_ends(ctx.mpf(k - 2 * i + 2) * eps_iv)[1]
+        if interval_ends(numerator)[0] > 0:
+            low, high = interval_ends(ctx.log(numerator / B[i]))
         else:
             low, high = floor, ceiling
         lows.append(max(low, floor, mpmath.mpf(0)))
@@ -378,8 +343,8 @@ def _optimal_epsilon(eps: sympy.Expr, k: int, delta: sympy.Expr,
     not decided or the enclosure is wide; the enclosure is rigorous either way.
     """
     if _target_sign(k, delta, delta0) == 0:  # eps' = k eps exactly
-        return k * eps, *_ends(k * exact_interval(interval_context(64 + _log2_inverse(eps)), eps))
-    bits = 64 + 2 * k.bit_length() + _log2_inverse(eps) + (_log2_inverse(delta) if delta0 != 0 else 0)
+        return k * eps, *interval_ends(k * exact_interval(interval_context(64 + log2_inverse(eps)), eps))
+    bits = 64 + 2 * k.bit_length() + log2_inverse(eps) + (log2_inverse(delta) if delta0 != 0 else 0)
     for attempt in range(2):
         low, high, candidates = _kov_enclosure(eps, k, delta, delta0, bits * 4 ** attempt)
         if len(candidates) == 1 and high - low <= high * mpmath.mpf(2) ** -60:
@@ -426,7 +391,7 @@ def optimal_composition(eps: object, k: object, delta: object, *, delta0: object
                                    f"for k (eps, delta0)-DP mechanisms. Got {delta}")
     exact, low, high = _optimal_epsilon(eps, k, delta, delta0)
     note = "the privacy region of k-fold randomized response (tight)"
-    enclosure = _float_enclosure(low, high)
+    enclosure = float_enclosure(low, high)
     if exact is not None:  # the closed form, with its rigorous float enclosure
         return BoundResult("optimal", SOURCES["optimal"], exact, "eps", True, "exact: " + note, **enclosure,
                            bounds="exact")

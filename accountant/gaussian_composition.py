@@ -42,7 +42,7 @@ larger than mu^2 (delta / Phi(mu/2 - eps/mu) is about mu^2 / eps). So :func:`gau
 128 bits and doubles the precision while the enclosure is wider than 2^-60 of its magnitude, up to 16384
 bits, like :func:`dpcert.accountant.shuffle_intervals.iv_evaluate`; the last enclosure is returned either way,
 so it is always rigorous. It is reported as floats rounded outward
-(:func:`dpcert.accountant.composition._float_enclosure`): below the float range, [0, 5e-324].
+(:func:`dpcert.accountant.mp_enclosures.float_enclosure`): below the float range, [0, 5e-324].
 
 **Inverse.** :func:`gaussian_epsilon` returns floats lower < eps < upper with
 upper - lower <= 2^-46 lower (< 10^-12 relative): delta(lower) > delta and delta(upper) < delta, each
@@ -67,7 +67,7 @@ import sympy
 from mpmath.ctx_iv import MPIntervalContext
 
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.accountant.composition import _ends, _float_enclosure, exact_interval
+from dpcert.accountant.mp_enclosures import exact_interval, float_enclosure, interval_ends
 from dpcert.mechanisms.mp_contexts import interval_context, real_context
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive, require_real
 from dpcert.proofs.certified_root import certified_root
@@ -157,9 +157,9 @@ def _phi(ctx: MPIntervalContext, t):
 def _tail_series(ctx: MPIntervalContext, t):
     """Q(t) = 1/2 - phi(t) sum_{n>=0} t^{2n+1} / (2n+1)!!, any real t (module docstring)."""
     square, tiny = t * t, mpmath.ldexp(1, -ctx.prec)
-    square_high = _ends(square)[1]
+    square_high = interval_ends(square)[1]
     term, total, n = t, t, 0
-    while not (2 * n + 3 >= 2 * square_high and _ends(abs(term))[1] <= tiny):
+    while not (2 * n + 3 >= 2 * square_high and interval_ends(abs(term))[1] <= tiny):
         n += 1
         term = term * square / (2 * n + 1)
         total += term
@@ -169,20 +169,20 @@ def _tail_series(ctx: MPIntervalContext, t):
 def _tail_asymptotic(ctx: MPIntervalContext, t):
     """Q(t) = phi(t)/t (sum_{n<N} (-1)^n (2n-1)!! / t^{2n} + theta u_N), theta in [0, 1], for t > 0."""
     inverse_square, tiny = 1 / (t * t), mpmath.ldexp(1, -ctx.prec)
-    inverse_high = _ends(inverse_square)[1]
+    inverse_high = interval_ends(inverse_square)[1]
     term, total, n = ctx.mpf(1), ctx.mpf(0), 0
     while True:
         total += term
         n += 1
         term = -term * (2 * n - 1) * inverse_square  # u_n, the first neglected term
-        if _ends(abs(term))[1] <= tiny or (2 * n + 1) * inverse_high >= 1:  # small enough, or the smallest
+        if interval_ends(abs(term))[1] <= tiny or (2 * n + 1) * inverse_high >= 1:  # small enough, or the smallest
             break
     return _phi(ctx, t) / t * (total + term * ctx.mpf([0, 1]))
 
 
 def _tail(ctx: MPIntervalContext, t):
     """An interval containing Q(s) = Phi(-s) for every s in the interval t."""
-    low, high = _ends(t)
+    low, high = interval_ends(t)
     threshold = ctx.prec * math.log(2)
     if low > 0 and low * low >= threshold:
         return _tail_asymptotic(ctx, t)
@@ -225,14 +225,14 @@ def gaussian_delta(mu: object, eps: object) -> BoundResult:
     mu, eps = _mu(mu), _eps(eps)
     bits = START_BITS
     while True:
-        low, high = _ends(_delta_interval(bits, mu, eps))
+        low, high = interval_ends(_delta_interval(bits, mu, eps))
         if high - low <= RELATIVE_WIDTH * max(abs(low), abs(high)) or bits >= MAX_BITS:
             break
         bits *= 2
     value = _normal_cdf(mu / 2 - eps / mu) - sympy.exp(eps) * _normal_cdf(-mu / 2 - eps / mu)
     return BoundResult("gaussian-delta", SOURCE, value, "probability", True,
                        f"mu = {mu}, eps = {eps}; enclosed at {bits} bits", bounds="exact",
-                       **_float_enclosure(max(low, 0), high))
+                       **float_enclosure(max(low, 0), high))
 
 
 def gaussian_epsilon(mu: object, delta: object) -> BoundResult:
@@ -259,7 +259,7 @@ def gaussian_epsilon(mu: object, delta: object) -> BoundResult:
         if x not in signs:
             bits = START_BITS
             while True:
-                low, high = _ends(_delta_interval(bits, mu, sympy.Rational(x)) - exact_interval(
+                low, high = interval_ends(_delta_interval(bits, mu, sympy.Rational(x)) - exact_interval(
                     interval_context(bits), delta))
                 if low > 0 or high < 0:
                     signs[x] = 1 if low > 0 else -1

@@ -54,7 +54,7 @@ import sympy
 from mpmath.ctx_iv import MPIntervalContext
 
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.accountant.composition import _ends, _float_enclosure, _log2_inverse, exact_interval
+from dpcert.accountant.mp_enclosures import exact_interval, float_enclosure, interval_ends, log2_inverse
 from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.mechanisms.parameters import (
     InvalidParameterError,
@@ -138,7 +138,7 @@ def _bits(extra: float) -> int:
 
 
 def _tight(x) -> bool:
-    low, high = _ends(x)
+    low, high = interval_ends(x)
     return high - low <= max(abs(low), abs(high)) * _TIGHT
 
 
@@ -259,8 +259,8 @@ class RdpCurve:
             return [exact_interval(ctx, v) + ctx.log((a - 1) / a)
                     - (ctx.log(exact_interval(ctx, delta)) + ctx.log(a)) / (a - 1)]
 
-        low, high = _ends(_enclose(evaluate, _bits(_log2_inverse(alpha - 1)))[0])
-        enclosure = _float_enclosure(max(low, mpmath.mpf(0)), max(high, mpmath.mpf(0)))
+        low, high = interval_ends(_enclose(evaluate, _bits(log2_inverse(alpha - 1)))[0])
+        enclosure = float_enclosure(max(low, mpmath.mpf(0)), max(high, mpmath.mpf(0)))
         note = (f"order alpha = {alpha} (best of {len(finite)}), RDP there <= {float(v):.6g}; delta = {delta}; "
                 f"{self.label}")
         return BoundResult("rdp", self._source(), enclosure["upper_value"], "eps", True, note, **enclosure)
@@ -284,8 +284,8 @@ class RdpCurve:
             return [ctx.exp((a - 1) * (exact_interval(ctx, v) - exact_interval(ctx, eps) + ctx.log(1 - 1 / a))
                             - ctx.log(a))]
 
-        low, high = _ends(_enclose(evaluate, _bits(_log2_inverse(alpha - 1)))[0])
-        enclosure = _float_enclosure(min(low, mpmath.mpf(1)), high)
+        low, high = interval_ends(_enclose(evaluate, _bits(log2_inverse(alpha - 1)))[0])
+        enclosure = float_enclosure(min(low, mpmath.mpf(1)), high)
         if enclosure["upper_value"] > 1:  # delta <= 1 always: the trivial bound, exactly
             enclosure["upper_value"] = sympy.Integer(1)
         note = f"order alpha = {alpha} (best of {len(finite)}), RDP there <= {float(v):.6g}; eps = {eps}; {self.label}"
@@ -295,13 +295,13 @@ class RdpCurve:
 def _curve(orders: tuple[sympy.Rational, ...], evaluate: Callable[[MPIntervalContext], list], bits: int, *,
            label: str, source: str) -> RdpCurve:
     """The curve whose values are the upper ends of ``evaluate``'s enclosures (one per order)."""
-    values = tuple(_dyadic(_ends(x)[1]) for x in _enclose(evaluate, bits))
+    values = tuple(_dyadic(interval_ends(x)[1]) for x in _enclose(evaluate, bits))
     return RdpCurve(orders, values, label=label, sources=(source,))
 
 
 def _near_one(orders: tuple[sympy.Rational, ...]) -> int:
     """Bits that 1/(alpha - 1) costs at the smallest order."""
-    return _log2_inverse(orders[0] - 1)
+    return log2_inverse(orders[0] - 1)
 
 
 def gaussian_rdp(sigma: object, *, sensitivity: object = 1, orders: object = DEFAULT_ORDERS) -> RdpCurve:
@@ -341,7 +341,7 @@ def laplace_rdp(b: object, *, sensitivity: object = 1, orders: object = DEFAULT_
             out.append(ctx.log((a * ctx.exp((a - 1) * lam) + (a - 1) * ctx.exp(-a * lam)) / (2 * a - 1)) / (a - 1))
         return out
 
-    return _curve(orders, evaluate, _bits(2 * _log2_inverse(ratio) + _near_one(orders)),
+    return _curve(orders, evaluate, _bits(2 * log2_inverse(ratio) + _near_one(orders)),
                   label=f"laplace(b={b}, sensitivity={sensitivity})", source=SOURCES["laplace"])
 
 
@@ -364,7 +364,7 @@ def randomized_response_rdp(eps: object, *, k: object = 2, orders: object = DEFA
             out.append(ctx.log((ctx.exp(a * e) + ctx.exp((1 - a) * e) + (k - 2)) / denominator) / (a - 1))
         return out
 
-    bits = _bits(2 * _log2_inverse(eps) + k.bit_length() + _near_one(orders))
+    bits = _bits(2 * log2_inverse(eps) + k.bit_length() + _near_one(orders))
     return _curve(orders, evaluate, bits, label=f"randomized_response(eps={eps}, k={k})", source=SOURCES["finite"])
 
 
@@ -408,7 +408,7 @@ def finite_rdp(rows: Sequence[Sequence[object]], *, orders: object = DEFAULT_ORD
                 total = ctx.mpf(0)
                 for pj, log_ratio in terms_of_pair:
                     total += pj * ctx.exp(a1 * log_ratio)
-                pair_low, pair_high = _ends(ctx.log(total) / a1)
+                pair_low, pair_high = interval_ends(ctx.log(total) / a1)
                 low, high = max(low, pair_low), max(high, pair_high)
             out.append(ctx.mpf((low, high)))
         return out
@@ -454,7 +454,7 @@ def subsampled_gaussian_rdp(sigma: object, q: object, *, sensitivity: object = 1
             out.append(ctx.log(total) / (n - 1))
         return out
 
-    bits = _bits(2 * _log2_inverse(q) + _log2_inverse(rate))
+    bits = _bits(2 * log2_inverse(q) + log2_inverse(rate))
     return _curve(orders, evaluate, bits, label=f"subsampled_gaussian(sigma={sigma}, q={q}, sensitivity={sensitivity})",
                   source=SOURCES["subsampled_gaussian"])
 

@@ -44,7 +44,8 @@ import mpmath
 import sympy
 
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.accountant.composition import exact_interval, optimal_composition
+from dpcert.accountant.composition import optimal_composition
+from dpcert.accountant.mp_enclosures import exact_interval
 from dpcert.mechanisms.mp_contexts import interval_context
 from dpcert.mechanisms.parameters import (
     exact_sign,
@@ -116,7 +117,7 @@ def lemma_6_4_composition(eps: object, m: object, delta: object) -> BoundResult:
                        result.lower_value, result.upper_value, bounds=result.bounds)
 
 
-def _ends(x) -> tuple[mpmath.mpf, mpmath.mpf]:
+def interval_ends(x) -> tuple[mpmath.mpf, mpmath.mpf]:
     a, b = x._mpi_
     return mpmath.mp.make_mpf(a), mpmath.mp.make_mpf(b)
 
@@ -143,7 +144,7 @@ def _rr_delta(ctx, j: int, eps0_float: float, eps_float: float, log_p, log_q, e_
     up, down = ctx.exp(log_q - log_p), ctx.exp(log_p - log_q)
     for l in range(low, top + 1):
         term = forward - e_eps * backward
-        a, b = _ends(term)
+        a, b = interval_ends(term)
         total += ctx.mpf((max(a, 0), max(b, 0)))
         step = ctx.mpf(j - l) / (l + 1)
         forward, backward = forward * step * up, backward * step * down
@@ -177,11 +178,11 @@ def hadamard_user_level_delta(eps0: object, m: object, eps: object) -> BoundResu
     terms = 0
     for j in range(j_low, j_high + 1):
         rr, count = _rr_delta(ctx, j, eps0_float, eps_float, log_p, log_q, e_eps, tail)
-        if count or _ends(rr)[1] > 0:
+        if count or interval_ends(rr)[1] > 0:
             weight = ctx.exp(ctx.log(ctx.mpf(math.comb(m, j))) + log_half)
             total += weight * rr
             terms += count
-    low, high = _ends(total)
+    low, high = interval_ends(total)
     low, high = max(low, mpmath.mpf(0)), min(high, mpmath.mpf(1))
     upper = sympy.Rational(math.nextafter(float(high), math.inf)) if high > 0 else sympy.Integer(0)
     lower = sympy.Rational(max(math.nextafter(float(low), -math.inf), 0.0))

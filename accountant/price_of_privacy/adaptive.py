@@ -15,7 +15,7 @@ from fractions import Fraction
 import sympy
 
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.accountant.composition import exact_interval
+from dpcert.accountant.mp_enclosures import exact_interval
 from dpcert.accountant.channel_information import SOURCE
 from dpcert.accountant.exact_intervals import (
     _EXPONENT_LIMIT,
