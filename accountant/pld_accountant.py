@@ -201,16 +201,30 @@ class NumericalComposition:
             plan, previous = refined, width
 
     def _compose(self, plan: _Plan, side: str) -> dict[str, LossGrid]:
-        grids = {}
+        return {key: self._composed(plan, side, key) for key in self._directions()}
+
+    def _composed(self, plan: _Plan, side: str, key: str) -> LossGrid:
+        """The composition's loss distribution in direction ``key`` on the grid of ``plan``, a bound on ``side``."""
+        result = None
         index = 0 if side == "upper" else 1
-        for key in self._directions():
-            result = None
-            for c in self.components:
-                base = c.pairs[key][index].grid(side, plan.step, plan.base_tail, tilt=plan.tilt)
-                part = base.power(c.count, plan.truncation)
-                result = part if result is None else result.convolve(part, plan.truncation)
-            grids[key] = result
-        return grids
+        for c in self.components:
+            base = c.pairs[key][index].grid(side, plan.step, plan.base_tail, tilt=plan.tilt)
+            part = base.power(c.count, plan.truncation)
+            result = part if result is None else result.convolve(part, plan.truncation)
+        return result
+
+    def _evaluate(self, plan: _Plan, lower_of: Callable[[LossGrid], float],
+                  upper_of: Callable[[LossGrid], float]) -> tuple[float, float]:
+        """(lower, upper) of the largest answer over the directions: every direction's upper end, then the lower
+        ends from the largest upper down, skipping a direction whose upper end is below the lower end found (its
+        truth cannot be the largest)."""
+        uppers = {key: upper_of(self._composed(plan, "upper", key)) for key in self._directions()}
+        lower = -math.inf
+        for key in sorted(uppers, key=uppers.get, reverse=True):
+            if uppers[key] <= lower:
+                break
+            lower = max(lower, lower_of(self._composed(plan, "lower", key)))
+        return lower, max(uppers.values())
 
     # -------------------------------------------------------------------------------------------
     # queries
@@ -223,8 +237,7 @@ class NumericalComposition:
         eps_low = float_lower(sympy.sympify(eps))
 
         def evaluate(plan: _Plan) -> tuple[float, float]:
-            return (max(g.delta(eps_low) for g in self._compose(plan, "lower").values()),
-                    max(g.delta(eps_value) for g in self._compose(plan, "upper").values()))
+            return self._evaluate(plan, lambda grid: grid.delta(eps_low), lambda grid: grid.delta(eps_value))
 
         plan = self._plan(eps=eps_value, gap=gap)
         relative = float(gap)
@@ -240,8 +253,8 @@ class NumericalComposition:
         started = time.perf_counter()
 
         def evaluate(plan: _Plan) -> tuple[float, float]:
-            return (max(_epsilon_lower(g, target_high) for g in self._compose(plan, "lower").values()),
-                    max(_epsilon_upper(g, target_low) for g in self._compose(plan, "upper").values()))
+            return self._evaluate(plan, lambda grid: _epsilon_lower(grid, target_high),
+                                  lambda grid: _epsilon_upper(grid, target_low))
 
         plan = self._plan(delta=target_low, gap=gap)
         relative = float(gap)
