@@ -43,6 +43,7 @@ widened by an explicit bound, assuming scipy's ndtr and numpy's exp, expm1, log1
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -270,6 +271,7 @@ def _subsample_segment(segment: MonotoneSegment, q: float, order: str) -> Monoto
 # cells of a monotone segment
 # ---------------------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=64)
 def _segment_loss_span(segment: MonotoneSegment, tail: float) -> tuple[float, float]:
     """The losses at the segment's tail quantiles, clipped to its loss range (floats, no direction)."""
     x_low, x_high = segment.quantiles(tail)

@@ -154,7 +154,7 @@ class NumericalComposition:
     def _plan(self, *, delta: float | None = None, eps: float | None = None, gap: object) -> _Plan:
         """The grid step, tilt and tails for a query (any choice is sound; these aim at the gap asked for)."""
         gap = float(require_real("gap", gap, low=GAP_RANGE[0], high=GAP_RANGE[1]))
-        orders = np.geomspace(1e-3, MAX_TILT, 241)
+        orders = np.geomspace(1e-3, MAX_TILT, 81)
         worst, tilt, low, high = -math.inf, 0.0, math.inf, -math.inf
         for moment, mean, spread, span in self._survey(orders).values():
             if delta is not None:  # Chernoff: eps <= (ln M(a) + ln(1/delta)) / a, tilt at the best order
