@@ -3,9 +3,10 @@ oracle, and the float error bounds against exact arithmetic.
 
 References: Balle and Wang (ICML 2018, Theorem 8) for k Gaussians (17.856586830 at sigma = 1, k = 10,
 delta = 1e-5 is the exact value the issue states, recomputed by dpcert.accountant.gaussian_composition);
-Kairouz, Oh, Viswanath (ICML 2015, Theorem 3.3) for k-fold randomized response; the exact rational
-composition of finite channels (dpcert.accountant.composition.compose_channels); the 50-digit k-fold
-Laplace oracle (tests/oracles/laplace_composition.py).
+Kairouz, Oh, Viswanath (ICML 2015, Theorem 3.3) for k-fold randomized response; brute force over the
+k-fold product in Fractions (tests/oracles/composition.py) and the exact rational composition of finite
+channels (dpcert.accountant.composition.compose_channels); the 50-digit k-fold Laplace oracle
+(tests/oracles/laplace_composition.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dpcert.accountant.loss_grid import LIBM_RELATIVE_ERROR, fft_error_bound
 from dpcert.accountant.pld_accountant import compose
 from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.parameters import InvalidParameterError
+from oracles import composition as composition_oracle
 from oracles.laplace_composition import laplace_k_fold_delta
 
 
@@ -85,19 +87,31 @@ def test_subsampled_randomized_response_matches_exact_channels():
 _probability = st.integers(min_value=1, max_value=9)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.lists(st.tuples(_probability, _probability), min_size=2, max_size=3), st.integers(1, 3),
-       st.sampled_from([Fraction(0), Fraction(1, 3), Fraction(1)]))
-def test_random_finite_mechanisms_are_enclosed(weights, k, eps):
-    """Property: for a random two-input mechanism composed k times, lower <= exact delta(eps) <= upper."""
-    total_p, total_q = sum(w[0] for w in weights), sum(w[1] for w in weights)
-    rows = [[sympy.Rational(a, total_p) for a, _ in weights], [sympy.Rational(b, total_q) for _, b in weights]]
-    truth = float(compose_channels([rows] * k, eps=eps).value.evalf(30))
+       st.sampled_from([Fraction(1), Fraction(3, 2), Fraction(3)]), st.sampled_from([None, 0.5, 0.125]))
+def test_random_finite_mechanisms_are_enclosed(weights, k, t, rate):
+    """Property: for a random two-input mechanism (Poisson-subsampled at ``rate`` or not) composed k times,
+    lower <= delta(ln t) <= upper, the truth by brute force over the k-fold product in Fractions
+    (tests/oracles/composition.py; the subsampled pairs ((1 - q) Q + q P, Q) and (Q, (1 - q) Q + q P) of
+    Zhu, Dong, Wang 2022, the larger delta)."""
     from dpcert.accountant.loss_mechanisms import finite_pair
     from dpcert.accountant.pld_accountant import NumericalComposition
     from dpcert.accountant.pld_spec import Component
-    pairs = {"first": (finite_pair(rows, 0, 1, "random"),) * 2, "second": (finite_pair(rows, 1, 0, "random"),) * 2}
-    result = NumericalComposition((Component("random", (), pairs, k),)).delta(eps)
+
+    total_p, total_q = sum(w[0] for w in weights), sum(w[1] for w in weights)
+    p = [Fraction(a, total_p) for a, _ in weights]
+    q = [Fraction(b, total_q) for _, b in weights]
+    rows = [[sympy.Rational(x.numerator, x.denominator) for x in row] for row in (p, q)]
+    if rate is None:
+        truth = max(composition_oracle.product_delta(p, q, k, t), composition_oracle.product_delta(q, p, k, t))
+        pairs = {"first": (finite_pair(rows, 0, 1, "random"),) * 2, "second": (finite_pair(rows, 1, 0, "random"),) * 2}
+    else:
+        mixed = [(1 - Fraction(rate)) * b + Fraction(rate) * a for a, b in zip(p, q)]
+        truth = max(composition_oracle.product_delta(mixed, q, k, t), composition_oracle.product_delta(q, mixed, k, t))
+        base = finite_pair(rows, 0, 1, "random")
+        pairs = {order: (base.subsampled(rate, order),) * 2 for order in ("first", "second")}
+    result = NumericalComposition((Component("random", (), pairs, k),)).delta(sympy.log(sympy.Rational(t.numerator, t.denominator)))
     assert result.lower <= truth <= result.upper
 
 
