@@ -174,9 +174,12 @@ class LossPair:
         entries: dict[int, float] = {}
         infinity = 0.0
         rounding = up if side == "upper" else down
-        for atom in self.atoms:
+        shares, split = _split_atoms(self.atoms, step) if side == "upper" else ({}, set())
+        for index, mass in shares.items():
+            entries[index] = up(entries.get(index, 0.0) + mass)
+        for position, atom in enumerate(self.atoms):
             mass = atom.p[1] if side == "upper" else atom.p[0]
-            if mass == 0.0:
+            if mass == 0.0 or position in split:
                 continue
             lo, hi = atom.loss_range()
             if lo == -math.inf and side == "lower":
@@ -296,6 +299,56 @@ def _loss_at(segment: MonotoneSegment, x: np.ndarray) -> np.ndarray:
     return (low + high) / 2
 
 
+def _split_atoms(atoms: tuple[Atom, ...], step: Fraction) -> tuple[dict[int, float], set[int]]:
+    """The upper side's shares of the atoms whose loss lies strictly inside one cell [l_a, l_a + h] (connecting the
+    dots, as for a segment's cells: an atom is an output, so splitting it keeps a dominating pair), as grid index ->
+    mass rounded up, and the positions of the atoms split; atoms on a grid point or at +-infinity are not split."""
+    chosen, indices = [], []
+    for position, atom in enumerate(atoms):
+        lo, hi = atom.loss_range()
+        if atom.p[1] == 0.0 or not (math.isfinite(lo) and math.isfinite(hi)):
+            continue
+        if isinstance(atom.loss, Fraction) and (atom.loss / step).denominator == 1:
+            continue  # on the grid already
+        index = math.floor(Fraction(lo) / step)
+        if Fraction(hi) <= (index + 1) * step:
+            chosen.append(position)
+            indices.append(index)
+    if not chosen:
+        return {}, set()
+    picked = [atoms[i] for i in chosen]
+    alpha, beta = _split_shares(np.array(indices, dtype=float), np.array([a.p[1] for a in picked]),
+                                np.array([a.p[0] for a in picked]), np.array([a.q[1] for a in picked]),
+                                np.array([a.q[0] for a in picked]), step)
+    shares: dict[int, float] = {}
+    for index, low_share, high_share in zip(indices, alpha.tolist(), beta.tolist()):
+        shares[index] = up(shares.get(index, 0.0) + low_share)
+        shares[index + 1] = up(shares.get(index + 1, 0.0) + high_share)
+    return shares, set(chosen)
+
+
+def _split_shares(indices: np.ndarray, p_max: np.ndarray, p_min: np.ndarray, q_max: np.ndarray, q_min: np.ndarray,
+                  step: Fraction) -> tuple[np.ndarray, np.ndarray]:
+    """Upper bounds on the shares (alpha at l_a, beta at l_a + h, l_a = index h) that split outputs with loss in
+    [l_a, l_a + h] and P-, Q-mass within [p_min, p_max], [q_min, q_max] (see :func:`_connected_cells`); where
+    alpha + beta exceeds p_max (1 + h) the floats lost the masses' precision and the share is all beta = p_max
+    (rounding up)."""
+    h = float(step)
+    lower_ends = indices * h
+    e_low = exp_bounds(lower_ends, 2 * UNIT_ROUNDOFF * np.abs(lower_ends) + 1e-300, "lower")
+    e_high = exp_bounds(lower_ends, 2 * UNIT_ROUNDOFF * np.abs(lower_ends) + 1e-300, "upper")
+    ctx = interval_context(113)
+    width_low, _ = iv_to_floats(-ctx.expm1(-ctx.mpf(step.numerator) / step.denominator))
+    shrink_low = iv_to_floats(ctx.exp(-ctx.mpf(step.numerator) / step.denominator))[0]
+    with np.errstate(over="ignore", invalid="ignore"):
+        beta = array_up(array_up(p_max - array_down(q_min * e_low)) / width_low)
+        alpha = array_up(array_up(array_up(q_max * e_high) - array_down(p_min * shrink_low)) / width_low)
+    beta = np.clip(np.nan_to_num(beta, nan=np.inf), 0.0, None)
+    alpha = np.clip(np.nan_to_num(alpha, nan=np.inf), 0.0, None)
+    rounded = ~(alpha + beta <= p_max * (1 + h))
+    return np.where(rounded, 0.0, alpha), np.where(rounded, p_max, beta)
+
+
 def _connected_cells(segment: MonotoneSegment, first: int, x: np.ndarray, error: np.ndarray,
                      step: Fraction) -> tuple[int, np.ndarray, float]:
     """The upper side's cells by connecting the dots (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi, PETS 2022):
@@ -313,7 +366,6 @@ def _connected_cells(segment: MonotoneSegment, first: int, x: np.ndarray, error:
     cell's mass is rounded up to l_a + h instead (losses only larger: still a bound, see loss_grid). The lower tail
     goes to the first grid point, the upper tail to +infinity, as for rounding up.
     """
-    h = float(step)
     n = x.size
     starts = np.concatenate(([-np.inf], x))
     ends = np.concatenate((x, [np.inf]))
@@ -331,23 +383,9 @@ def _connected_cells(segment: MonotoneSegment, first: int, x: np.ndarray, error:
     q_min = np.maximum(np.nan_to_num(array_down(q_lo - near_q), nan=0.0), 0.0)
     if not segment.increasing:  # to increasing loss: interval i between grid indices first+i-1 and first+i
         p_max, p_min, q_max, q_min = p_max[::-1], p_min[::-1], q_max[::-1], q_min[::-1]
-    lower_ends = (first + np.arange(n - 1)) * h  # l_a of inner interval i = 1 .. n-1
-    e_low = exp_bounds(lower_ends, 2 * UNIT_ROUNDOFF * np.abs(lower_ends) + 1e-300, "lower")
-    e_high = exp_bounds(lower_ends, 2 * UNIT_ROUNDOFF * np.abs(lower_ends) + 1e-300, "upper")
-    ctx = interval_context(113)
-    width_low, width_high = iv_to_floats(-ctx.expm1(-ctx.mpf(step.numerator) / step.denominator))
-    shrink_low = iv_to_floats(ctx.exp(-ctx.mpf(step.numerator) / step.denominator))[0]
     inner = slice(1, n)
-    with np.errstate(over="ignore", invalid="ignore"):
-        beta = array_up(array_up(p_max[inner] - array_down(q_min[inner] * e_low)) / width_low)
-        alpha = array_up(array_up(array_up(q_max[inner] * e_high) - array_down(p_min[inner] * shrink_low)) / width_low)
-    beta = np.clip(np.nan_to_num(beta, nan=np.inf), 0.0, None)
-    alpha = np.clip(np.nan_to_num(alpha, nan=np.inf), 0.0, None)
-    # connecting the dots beats rounding up unless its float bounds lost the mass's precision (alpha + beta
-    # beyond p: cancellation in a tiny cell, or Q-masses below the float range)
-    rounded = ~(alpha + beta <= p_max[inner] * (1 + h))
-    alpha = np.where(rounded, 0.0, alpha)
-    beta = np.where(rounded, p_max[inner], beta)
+    alpha, beta = _split_shares(first + np.arange(n - 1), p_max[inner], p_min[inner], q_max[inner], q_min[inner],
+                                step)
     cells = np.zeros(n)
     cells[0] = p_max[0]  # the lower tail, up to l_first
     cells[: n - 1] = array_up(cells[: n - 1] + alpha)

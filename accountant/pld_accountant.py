@@ -187,7 +187,7 @@ class NumericalComposition:
     def _refine(self, plan: _Plan, evaluate: Callable[[_Plan], tuple[float, float]],
                 tolerance: Callable[[float], float]) -> tuple[float, float, _Plan]:
         """[lower, upper] from ``plan``, refined (a quarter of the step at a time) until the width is within
-        ``tolerance(upper)``, the finest step is reached, or a refinement no longer halves the width (the
+        ``tolerance(upper)``, the finest step is reached, or a refinement cuts the width by less than a quarter (the
         floats' precision, not the step, then limits it). Each step's answer is an enclosure of the truth, so
         their intersection is one."""
         lower, upper, previous = -math.inf, math.inf, math.inf
@@ -196,7 +196,7 @@ class NumericalComposition:
             lower, upper = max(lower, low), min(upper, high)
             width = upper - max(lower, 0.0)
             refined = plan.refined()
-            if width <= tolerance(upper) or refined is None or width > previous / 2:
+            if width <= tolerance(upper) or refined is None or width > previous * 3 / 4:
                 return max(lower, 0.0), upper, plan
             plan, previous = refined, width
 
