@@ -41,7 +41,7 @@ __all__ = [
     "calibrate_imola_alpha0",
 ]
 
-CALIBRATION_METHODS = tuple(m for m in SHUFFLE_METHODS if m != "no-amplification")
+CALIBRATION_METHODS = tuple(m for m in SHUFFLE_METHODS if m not in ("no-amplification", "optimal"))
 """Methods :func:`calibrate_eps0` accepts (no-amplification calibrates trivially to eps0 = target_eps)."""
 
 EPS0_SEARCH = (sympy.Rational(1, 10**6), sympy.Integer(64))

@@ -14,6 +14,9 @@ Result names (:data:`SHUFFLE_METHODS`):
 ``fmt23-numeric``      FMT 2023 stronger clones, numerical (randomized response or opt-in)
 ``blanket-hoeffding``  Balle, Bell, Gascon, Nissim (CRYPTO 2019), Hoeffding
 ``blanket-bennett``    Balle, Bell, Gascon, Nissim (CRYPTO 2019), Bennett
+``optimal``            the blanket decomposition's mean itself, certified (k-ary randomized response; Su, Cheng,
+                       Wang, S&P 2026: the best decomposition bound); with the exact row's lower end where known.
+                       Seconds: in a run of every method only up to n = 2000, by name up to 10^5
 ``imola-thm4.3``       Imola, Roy Chowdhury, Chaudhuri, Theorem 4.3 (metric DP, ||v||_0 changed items)
 ``exact``              the exact eps of shuffled k-ary randomized response (small n; a lower bound for k
                        omitted or beyond the enumeration, then ``valid=False``)
@@ -61,6 +64,7 @@ from dpcert.accountant.shuffle_exact import (
     krr_pair_enclosure,
     krr_worst_case_cost,
 )
+from dpcert.accountant.shuffle_optimal import blanket_optimal
 from dpcert.accountant.shuffle_numeric import (
     CloneDelta,
     clone_delta,
@@ -107,7 +111,7 @@ __all__ = [
 ]
 
 SHUFFLE_METHODS = ("efmrtt19", "fmt21-closed", "fmt21-numeric", "fmt23-closed", "fmt23-numeric",
-                   "blanket-hoeffding", "blanket-bennett", "imola-thm4.3", "exact", "no-amplification")
+                   "blanket-hoeffding", "blanket-bennett", "optimal", "imola-thm4.3", "exact", "no-amplification")
 """Result names of :func:`shuffle_family`, in the order it returns them."""
 
 MAX_EXACT_KRR_N = 200
@@ -124,7 +128,8 @@ SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
     ("eps0", "local randomizers' eps0 > 0 (imola-thm4.3: the metric-DP alpha0 per unit distance)", None),
     ("n", "number of users whose reports are shuffled, an integer >= 2", None),
     ("delta", "target delta of the shuffled mechanism, in (0, 1)", None),
-    ("method", "one result name (" + ", ".join(SHUFFLE_METHODS) + "); default: all", None),
+    ("method", "one result name (" + ", ".join(SHUFFLE_METHODS) + "); default: all (optimal only up to n = 2000)",
+     None),
     ("k", "the randomizer is k-ary randomized response (2: binary); omit for any eps0-LDP randomizer", None),
     ("l0", "imola-thm4.3: number of changed items ||v||_0 (the other bounds need 1)", 1),
     ("l1", "imola-thm4.3: total distance ||v||_1 <= l0 of the changed items (default l0)", None),
@@ -192,6 +197,21 @@ def exact_truth(eps0: object, n: object, delta: object, *, k: object = None) -> 
                             f"<= {MAX_EXACT_KRR_WORK:.0e})", bounds="exact")
 
 
+MAX_OPTIMAL_N_IN_FAMILY = 2000
+"""Largest n at which a run of every method includes ``optimal`` (under a second there; by name it reaches
+:data:`~dpcert.accountant.shuffle_optimal.MAX_OPTIMAL_N`, taking seconds)."""
+
+
+def _optimal(x: ShuffleInputs, *, every: bool) -> BoundResult:
+    """The ``optimal`` row, its lower end from the exact row (the exact eps, or a certified lower bound from
+    three datasets) where that is within reach."""
+    if every and x.n > MAX_OPTIMAL_N_IN_FAMILY:
+        return invalid("optimal", f"n = {x.n} > {MAX_OPTIMAL_N_IN_FAMILY} in a run of every method (it takes seconds): "
+                                  "ask for --method optimal")
+    lower = exact_truth(x.eps0, x.n, x.delta, k=x.k) if x.k is not None and x.n <= MAX_EXACT_RR_N else None
+    return blanket_optimal(x.eps0, x.n, x.delta, x.k, lower=lower)
+
+
 def _within_eps0(row: BoundResult, cap: sympy.Expr) -> BoundResult:
     """``row``, or eps0 l1 when the row's certified upper end is larger.
 
@@ -257,6 +277,7 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
             eps0, n, delta, k=k, assume_stronger_clones=assume_stronger_clones)),
         "blanket-hoeffding": lambda: needs_one_user("blanket-hoeffding", lambda: blanket_hoeffding(eps0, n, delta, k=k)),
         "blanket-bennett": lambda: needs_one_user("blanket-bennett", lambda: blanket_bennett(eps0, n, delta, k=k)),
+        "optimal": lambda: needs_one_user("optimal", lambda: _optimal(x, every=method is None)),
         "imola-thm4.3": lambda: imola_theorem_4_3_at_delta(eps0, n, delta, l0=l0, l1=l1),
         "exact": lambda: needs_one_user("exact", lambda: exact_truth(eps0, n, delta, k=k)),
         "no-amplification": lambda: BoundResult(

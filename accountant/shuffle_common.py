@@ -46,6 +46,8 @@ SOURCES = {
                          "(CRYPTO 2019), blanket decomposition with the Hoeffding bound",
     "blanket-bennett": "Balle, Bell, Gascon, Nissim, \"The Privacy Blanket of the Shuffle Model\" "
                        "(CRYPTO 2019), blanket decomposition with the Bennett bound",
+    "optimal": "Balle, Bell, Gascon, Nissim (CRYPTO 2019), the blanket decomposition's mean evaluated, certified; "
+               "Su, Cheng, Wang (IEEE S&P 2026): the best decomposition bound",
     "imola-thm4.3": "Imola, Roy Chowdhury, Chaudhuri, \"Metric Differential Privacy at the User-Level\" "
                     "(002_1def8c9789d6e1bd.txt), Theorem 4.3",
     "imola-thm4.4": "Imola, Roy Chowdhury, Chaudhuri (002_1def8c9789d6e1bd.txt), Theorem 4.4 "
