@@ -22,8 +22,9 @@ E = 4, T = 2, n = 5 gives 513/3125, and the exact worst case over the other user
 **Certified.** The mean is bounded from above by :func:`~dpcert.accountant.iid_sums.positive_part_mean_upper`
 (values and masses enclosed from e^eps0 and e^eps in interval arithmetic, a mean-preserving split onto a grid
 of step about sigma_G / 16, the n-fold sum by a certified FFT, the folded tail valued at n max G). eps(delta) is
-the point of a bisection where that bound is <= delta (:func:`~dpcert.proofs.certified_root.certified_root`), so
-the reported upper end is a valid eps for the shuffled mechanism. The row's lower end is the ``exact`` row's lower
+a point where that bound is <= delta, found by :func:`~dpcert.proofs.certified_root.certified_root` from a
+saddlepoint approximation of the mean shifted by its error at one evaluated point (a guide only), so the
+reported upper end is a valid eps for the shuffled mechanism. The row's lower end is the ``exact`` row's lower
 end (the exact eps of shuffled k-RR, or a certified lower bound from three datasets) where dpcert's enumeration
 reaches it, else the row is an upper bound only.
 """
@@ -35,8 +36,7 @@ from fractions import Fraction
 
 import numpy as np
 import sympy
-from scipy.optimize import minimize_scalar
-from scipy.special import ndtr
+from scipy.optimize import brentq, minimize_scalar
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.iid_sums import ValueAtom, positive_part_mean_upper
@@ -110,16 +110,22 @@ def blanket_exact_delta(eps0: sympy.Expr, eps: Fraction, n: int, k: int, delta: 
 
 
 def _model(eps0: float, eps: float, n: int, k: int, delta: float) -> float:
-    """ln of a normal approximation of the bound minus ln delta (floats; only guides the search)."""
+    """ln of a saddlepoint approximation of the bound minus ln delta (floats; only guides the search):
+    E[S_+] ~ e^K(t) / (t^2 sqrt(2 pi K''(t))) at the root t > 0 of K'(t) = 0, K = n ln E[e^(t G)] (Bahadur and
+    Rao's tail expansion at its leading order)."""
     e, t = math.exp(eps0), math.exp(eps)
     z = k - 1 + e
     values = np.array([e - t, 1 - t * e, 1 - t, 0.0])
     masses = np.array([1 / z, 1 / z, (k - 2) / z, (e - 1) / z])
-    mean = n * float(np.sum(masses * values))
-    sd = math.sqrt(n * max(float(np.sum(masses * values ** 2)) - (mean / n) ** 2, 1e-300))
-    x = mean / sd
-    positive = mean * ndtr(x) + sd * math.exp(-x * x / 2) / math.sqrt(2 * math.pi)
-    return math.log(max(positive / n, 1e-300)) - math.log(delta)
+    order = _chernoff_tilt(values, masses)
+    if order <= 0:
+        return -745.0  # no positive value of G: the mean is 0, far below delta
+    weights = masses * np.exp(order * values)
+    total = float(np.sum(weights))
+    mean = float(np.sum(weights * values)) / total
+    variance = max(float(np.sum(weights * values ** 2)) / total - mean ** 2, 1e-300)
+    log_positive = n * math.log(total) - 2 * math.log(order) - 0.5 * math.log(2 * math.pi * n * variance)
+    return log_positive - math.log(n) - math.log(delta)
 
 
 def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, *,
@@ -139,14 +145,27 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
     target = float(delta)
     eps0_float = float_upper(eps0)  # at eps >= eps0 every G <= 0: delta = 0
 
+    bounds: dict[float, float] = {}
+
+    def bound(eps: float) -> float:
+        if eps not in bounds:
+            bounds[eps] = blanket_exact_delta(eps0, Fraction(eps), n, k, target)
+        return bounds[eps]
+
     def certify(eps: float) -> bool:
-        return blanket_exact_delta(eps0, Fraction(eps), n, k, target) <= target
+        return bound(eps) <= target
 
     if certify(0.0):
         upper = 0.0
     else:
-        root = certified_root(lambda e: _model(eps0_float, e, n, k, target), certify, 0.0, eps0_float, side="above",
-                              rtol=2.0 ** -14)
+        # the saddlepoint model's root, then the model shifted by its error there (nearly constant near the root)
+        shift = 0.0
+        if _model(eps0_float, 0.0, n, k, target) > 0:
+            first = brentq(lambda e: _model(eps0_float, e, n, k, target), 0.0, eps0_float, rtol=1e-6)
+            if bound(first) > 0:
+                shift = math.log(bound(first)) - math.log(target) - _model(eps0_float, first, n, k, target)
+        root = certified_root(lambda e: _model(eps0_float, e, n, k, target) + shift, certify, 0.0, eps0_float,
+                              side="above", rtol=2.0 ** -14)
         upper = root.certified
     note = f"{k}-ary randomized response: the blanket decomposition's mean, certified (bisection to 1e-4 relative)"
     low = lower.lower if lower is not None and lower.lower is not None else None
