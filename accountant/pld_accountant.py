@@ -144,7 +144,8 @@ class NumericalComposition:
                 logs = grid.approximate_log_masses()
                 losses = grid.losses()
                 moment += c.count * scipy.special.logsumexp(logs[None, :] + orders[:, None] * losses[None, :], axis=1)
-                weights = np.exp(logs - np.logaddexp.reduce(logs))
+                with np.errstate(invalid="ignore"):  # every mass at +infinity: no finite loss to weigh
+                    weights = np.nan_to_num(np.exp(logs - np.logaddexp.reduce(logs)))
                 first = float(np.sum(weights * losses))
                 mean += c.count * first
                 variance += c.count * float(np.sum(weights * (losses - first) ** 2))

@@ -106,6 +106,20 @@ class Component:
         return f"{self.name}:{text}" + (f"*{self.count}" if self.count != 1 else "")
 
 
+def _top_level_parts(body: str) -> list[str]:
+    """``body`` split at the commas outside brackets (a value may be a list: A=[[0, 1], [2, 0]])."""
+    parts, depth, current = [], 0, []
+    for char in body:
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
 def parse_spec(text: str) -> tuple[str, dict[str, str], int]:
     """``NAME:param=value,...*count`` -> (name, raw parameters, count)."""
     if not isinstance(text, str) or not text.strip():
@@ -120,7 +134,7 @@ def parse_spec(text: str) -> tuple[str, dict[str, str], int]:
     name = name.strip()
     raw: dict[str, str] = {}
     previous = ""
-    for item in (part.strip() for part in body.split(",") if body.strip()):
+    for item in (part.strip() for part in _top_level_parts(body) if body.strip()):
         key, equals, value = item.partition("=")
         if not equals or not key.strip() or not value.strip():
             after = f" (after {previous}=...)" if previous else ""

@@ -14,8 +14,9 @@ Result names (:data:`SHUFFLE_METHODS`):
 ``fmt23-numeric``      FMT 2023 stronger clones, numerical (randomized response or opt-in)
 ``blanket-hoeffding``  Balle, Bell, Gascon, Nissim (CRYPTO 2019), Hoeffding
 ``blanket-bennett``    Balle, Bell, Gascon, Nissim (CRYPTO 2019), Bennett
-``optimal``            the blanket decomposition's mean itself, certified (k-ary randomized response; Su, Cheng,
-                       Wang, S&P 2026: the best decomposition bound); with the exact row's lower end where known.
+``optimal``            the blanket decomposition's mean itself, certified (k-ary randomized response or a finite
+                       ``randomizer``; Su, Cheng, Wang, S&P 2026: the best decomposition bound); with the exact row's
+                       lower end where known.
                        Seconds: in a run of every method only up to n = 2000, by name up to 10^5
 ``imola-thm4.3``       Imola, Roy Chowdhury, Chaudhuri, Theorem 4.3 (metric DP, ||v||_0 changed items)
 ``exact``              the exact eps of shuffled k-ary randomized response (small n; a lower bound for k
@@ -64,7 +65,7 @@ from dpcert.accountant.shuffle_exact import (
     krr_pair_enclosure,
     krr_worst_case_cost,
 )
-from dpcert.accountant.shuffle_optimal import blanket_optimal
+from dpcert.accountant.shuffle_optimal import blanket_optimal, randomizer_rows
 from dpcert.accountant.shuffle_numeric import (
     CloneDelta,
     clone_delta,
@@ -131,6 +132,8 @@ SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
     ("method", "one result name (" + ", ".join(SHUFFLE_METHODS) + "); default: all (optimal only up to n = 2000)",
      None),
     ("k", "the randomizer is k-ary randomized response (2: binary); omit for any eps0-LDP randomizer", None),
+    ("randomizer", "optimal: the local randomizer, a finite mechanism of `dpcert mechanisms` as NAME:param=value,... "
+                   "(eps0-LDP, every output possible under every input); instead of k", None),
     ("l0", "imola-thm4.3: number of changed items ||v||_0 (the other bounds need 1)", 1),
     ("l1", "imola-thm4.3: total distance ||v||_1 <= l0 of the changed items (default l0)", None),
     ("assume_stronger_clones", "opt in to FMT 2023 for a randomizer other than randomized response", False),
@@ -202,12 +205,14 @@ MAX_OPTIMAL_N_IN_FAMILY = 2000
 :data:`~dpcert.accountant.shuffle_optimal.MAX_OPTIMAL_N`, taking seconds)."""
 
 
-def _optimal(x: ShuffleInputs, *, every: bool) -> BoundResult:
+def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None) -> BoundResult:
     """The ``optimal`` row, its lower end from the exact row (the exact eps, or a certified lower bound from
     three datasets) where that is within reach."""
     if every and x.n > MAX_OPTIMAL_N_IN_FAMILY:
         return invalid("optimal", f"n = {x.n} > {MAX_OPTIMAL_N_IN_FAMILY} in a run of every method (it takes seconds): "
                                   "ask for --method optimal")
+    if randomizer is not None:
+        return blanket_optimal(x.eps0, x.n, x.delta, None, randomizer=randomizer)
     lower = exact_truth(x.eps0, x.n, x.delta, k=x.k) if x.k is not None and x.n <= MAX_EXACT_RR_N else None
     return blanket_optimal(x.eps0, x.n, x.delta, x.k, lower=lower)
 
@@ -228,16 +233,17 @@ def _within_eps0(row: BoundResult, cap: sympy.Expr) -> BoundResult:
 
 
 def shuffle_bound(method: str, eps0: object, n: object, delta: object, *, k: object = None, l0: object = 1,
-                  l1: object = None, assume_stronger_clones: bool = False) -> BoundResult:
+                  l1: object = None, assume_stronger_clones: bool = False, randomizer: str | None = None) -> BoundResult:
     """One named shuffle bound (see :data:`SHUFFLE_METHODS`)."""
     if method not in SHUFFLE_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(SHUFFLE_METHODS)}. Got {method!r}")
     return shuffle_family(eps0, n, delta, method=method, k=k, l0=l0, l1=l1,
-                          assume_stronger_clones=assume_stronger_clones)[0]
+                          assume_stronger_clones=assume_stronger_clones, randomizer=randomizer)[0]
 
 
 def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None = None, k: object = None,
-                   l0: object = 1, l1: object = None, assume_stronger_clones: bool = False) -> list[BoundResult]:
+                   l0: object = 1, l1: object = None, assume_stronger_clones: bool = False,
+                   randomizer: str | None = None) -> list[BoundResult]:
     """Every shuffle-amplification bound at (eps0, n, delta), in the order of :data:`SHUFFLE_METHODS`.
 
     Args:
@@ -249,6 +255,8 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
         l0, l1: ``imola-thm4.3`` with ||v||_0 = l0 changed items at total distance ||v||_1 = l1 (default
             l0). With l0 > 1 the other bounds (one changed user) are reported invalid.
         assume_stronger_clones: use FMT 2023 for a randomizer other than randomized response (recorded).
+        randomizer: ``optimal`` for this finite randomizer (``NAME:param=value,...`` of the catalogue, eps0-LDP)
+            instead of k-ary randomized response; not with k.
 
     Returns:
         One :class:`BoundResult` per method. A broken validity condition gives ``valid=False`` with the
@@ -257,6 +265,10 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
     x = validate_shuffle_inputs(eps0, n, delta, k=k, l0=l0, l1=l1)
     if method is not None and method not in SHUFFLE_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(SHUFFLE_METHODS)}. Got {method!r}")
+    if randomizer is not None:
+        if x.k is not None:
+            raise InvalidParameterError("randomizer: give either k or randomizer, not both")
+        randomizer_rows(randomizer, x.eps0)  # bad input is reported whatever the methods asked for
     l0, l1 = x.l0, x.l1
     one_user = l0 == 1 and l1 == 1
     eps0, n, delta, k = x.eps0, x.n, x.delta, x.k
@@ -277,7 +289,7 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
             eps0, n, delta, k=k, assume_stronger_clones=assume_stronger_clones)),
         "blanket-hoeffding": lambda: needs_one_user("blanket-hoeffding", lambda: blanket_hoeffding(eps0, n, delta, k=k)),
         "blanket-bennett": lambda: needs_one_user("blanket-bennett", lambda: blanket_bennett(eps0, n, delta, k=k)),
-        "optimal": lambda: needs_one_user("optimal", lambda: _optimal(x, every=method is None)),
+        "optimal": lambda: needs_one_user("optimal", lambda: _optimal(x, every=method is None, randomizer=randomizer)),
         "imola-thm4.3": lambda: imola_theorem_4_3_at_delta(eps0, n, delta, l0=l0, l1=l1),
         "exact": lambda: needs_one_user("exact", lambda: exact_truth(eps0, n, delta, k=k)),
         "no-amplification": lambda: BoundResult(

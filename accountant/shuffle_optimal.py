@@ -1,7 +1,9 @@
-"""The blanket bound evaluated exactly for k-ary randomized response: the tightest decomposition bound, certified.
+"""The blanket bound evaluated for a local randomizer given by its pmf: the tightest decomposition bound, certified.
 
-n users each apply k-ary randomized response (input x in {1..k}; output x with probability e^eps0 / Z, each
-other symbol with 1 / Z, Z = k - 1 + e^eps0); their reports are shuffled. Balle, Bell, Gascon and Nissim
+n users each apply a local randomizer with output law mu_x on input x: k-ary randomized response (input x in
+{1..k}; output x with probability e^eps0 / Z, each other symbol with 1 / Z, Z = k - 1 + e^eps0), or any finite
+mechanism of the catalogue that is eps0-LDP with every output possible under every input
+(:func:`randomizer_rows`); their reports are shuffled. Balle, Bell, Gascon and Nissim
 ("The Privacy Blanket of the Shuffle Model", CRYPTO 2019) write every output law as
 mu_x = gamma omega + (1 - gamma) nu_x with the blanket rho(y) = min_x mu_x(y), gamma = sum_y rho(y), and bound
 
@@ -16,7 +18,9 @@ k-RR, rho = 1/Z everywhere and, with E = e^eps0 and T = e^eps, G takes the value
 
     E - T (prob 1/Z),   1 - T E (prob 1/Z),   1 - T (prob (k - 2)/Z),   0 (prob (E - 1)/Z)
 
-for every ordered pair (x, x'), which are all alike. Exact check (the test suite): binary randomized response,
+for every ordered pair (x, x'), which are all alike. A finite randomizer's outputs are grouped into kinds (the same
+mu_x(y), mu_x'(y), rho(y)) and its ordered pairs into classes with the same kinds (:func:`rows_variables`); the
+largest eps over the classes is the answer. Exact check (the test suite): binary randomized response,
 E = 4, T = 2, n = 5 gives 513/3125, and the exact worst case over the other users' bits is 512/3125.
 
 **Certified.** The mean is bounded from above by :func:`~dpcert.accountant.iid_sums.positive_part_mean_upper`
@@ -31,7 +35,10 @@ reaches it, else the row is an upper bound only.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -40,12 +47,25 @@ from scipy.optimize import brentq, minimize_scalar
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.iid_sums import ValueAtom, positive_part_mean_upper
+from dpcert.accountant.pld_spec import parse_spec
 from dpcert.accountant.shuffle_common import interval_result, invalid
 from dpcert.accountant.shuffle_intervals import enclose, up
+from dpcert.mechanisms.base import FiniteMechanism
+from dpcert.mechanisms.catalog import make_mechanism
+from dpcert.mechanisms.parameters import InvalidParameterError, decided_sign
 from dpcert.proofs.certified_root import certified_root
-from dpcert.proofs.rounding import float_upper
 
-__all__ = ["MAX_OPTIMAL_EPS0", "MAX_OPTIMAL_K", "MAX_OPTIMAL_N", "blanket_exact_delta", "blanket_optimal"]
+__all__ = [
+    "MAX_OPTIMAL_EPS0",
+    "MAX_OPTIMAL_K",
+    "MAX_OPTIMAL_N",
+    "BlanketVariable",
+    "blanket_delta_upper",
+    "blanket_optimal",
+    "krr_variable",
+    "randomizer_rows",
+    "rows_variables",
+]
 
 MAX_OPTIMAL_N = 10**5
 """Largest n evaluated (the n-fold sum's grid grows like sqrt(n): about 7 s at n = 10^5); beyond, the row says so."""
@@ -60,24 +80,96 @@ _STEPS_PER_SIGMA = 16
 MAX_CELLS = 2**20
 """The most grid cells one summand's values may span."""
 
+MAX_RANDOMIZER_INPUTS, MAX_RANDOMIZER_OUTPUTS = 64, 4096
+"""The largest finite randomizer taken (its pairs of inputs are grouped into kinds first)."""
 
-def _atoms(eps0: sympy.Expr, eps: Fraction, k: int) -> list[ValueAtom]:
-    """G's atoms for k-RR at eps (values and masses as exact rational enclosures)."""
-    e_lo, e_hi = (Fraction(x) for x in enclose(sympy.exp(eps0)))
-    t_lo, t_hi = (Fraction(x) for x in enclose(sympy.exp(sympy.Rational(eps.numerator, eps.denominator))))
-    z_lo, z_hi = k - 1 + e_lo, k - 1 + e_hi
-    one = (1 / z_hi, 1 / z_lo)
-    atoms = [ValueAtom((e_lo - t_hi, e_hi - t_lo), one), ValueAtom((1 - t_hi * e_hi, 1 - t_lo * e_lo), one),
-             ValueAtom((Fraction(0), Fraction(0)), ((e_lo - 1) / z_hi, (e_hi - 1) / z_lo))]
-    if k > 2:
-        atoms.append(ValueAtom((1 - t_hi, 1 - t_lo), ((k - 2) / z_hi, (k - 2) / z_lo)))
-    return atoms
+MAX_PAIR_CLASSES = 8
+"""The most kinds of ordered input pairs evaluated (a symmetric randomizer has one)."""
 
 
-def _moments(atoms: list[ValueAtom]) -> tuple[np.ndarray, np.ndarray]:
-    values = np.array([float(a.value[1]) for a in atoms])
-    masses = np.array([float(a.mass[1]) for a in atoms])
-    return values, masses
+@dataclass(frozen=True)
+class BlanketVariable:
+    """G for one ordered pair (x, x'): per kind of output y with rho(y) > 0, enclosures of mu_x(y), mu_x'(y) and
+    rho(y) and how many outputs share them; G = (mu_x(y) - e^eps mu_x'(y)) / rho(y) with probability rho(y) each,
+    and 0 with probability 1 - gamma (``rest``)."""
+
+    p: tuple[tuple[Fraction, Fraction], ...]
+    q: tuple[tuple[Fraction, Fraction], ...]
+    rho: tuple[tuple[Fraction, Fraction], ...]
+    count: tuple[int, ...]
+    rest: tuple[Fraction, Fraction]
+
+    def atoms(self, eps: Fraction) -> list[ValueAtom]:
+        """G's atoms at eps, values and masses as exact rational enclosures."""
+        t_lo, t_hi = (Fraction(x) for x in enclose(sympy.exp(sympy.Rational(eps.numerator, eps.denominator))))
+        atoms = [ValueAtom((Fraction(0), Fraction(0)), self.rest)]
+        for (p_lo, p_hi), (q_lo, q_hi), (r_lo, r_hi), c in zip(self.p, self.q, self.rho, self.count):
+            top, bottom = p_hi - t_lo * q_lo, p_lo - t_hi * q_hi  # the numerator's ends; rho > 0
+            atoms.append(ValueAtom((bottom / (r_hi if bottom >= 0 else r_lo), top / (r_lo if top >= 0 else r_hi)),
+                                   (c * r_lo, c * r_hi)))
+        return atoms
+
+    def floats(self, eps: float) -> tuple[np.ndarray, np.ndarray]:
+        """G's values and probabilities at eps in floats (a guide only)."""
+        p, q, r = (np.array([float(v[1]) for v in part]) for part in (self.p, self.q, self.rho))
+        values = np.append((p - math.exp(eps) * q) / r, 0.0)
+        return values, np.append(r * np.array(self.count), float(self.rest[1]))
+
+    @property
+    def eps_max(self) -> float:
+        """A float above max_y ln(mu_x(y) / mu_x'(y)): at eps beyond it every G <= 0 (for rho(y) > 0: q > 0)."""
+        return max(up(math.log(float(p[1] / q[0])) * (1 + 1e-12) + 1e-300) for p, q in zip(self.p, self.q))
+
+
+def _enclosed(value: sympy.Expr) -> tuple[Fraction, Fraction]:
+    lo, hi = enclose(value)
+    return Fraction(lo), Fraction(hi)
+
+
+def krr_variable(eps0: sympy.Expr, k: int) -> BlanketVariable:
+    """k-RR: rho = 1/Z on every output; the output x (mu_x = e^eps0 / Z, mu_x' = 1/Z), x' (1/Z, e^eps0 / Z) and
+    k - 2 others (1/Z, 1/Z); gamma = k/Z."""
+    z = k - 1 + sympy.exp(eps0)
+    high, low = _enclosed(sympy.exp(eps0) / z), _enclosed(1 / z)
+    kinds = [(high, low, 1), (low, high, 1)] + ([(low, low, k - 2)] if k > 2 else [])
+    return BlanketVariable(tuple(kv[0] for kv in kinds), tuple(kv[1] for kv in kinds), tuple(low for _ in kinds),
+                           tuple(kv[2] for kv in kinds), _enclosed((sympy.exp(eps0) - 1) / z))
+
+
+def rows_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[BlanketVariable]:
+    """The blanket variables of a finite randomizer (rows: inputs, exact output probabilities, each output possible
+    under every input or under none), one per kind of ordered pair (x, x') whose outputs are alike up to order (a
+    symmetric randomizer has one kind)."""
+    ids: dict[sympy.Expr, int] = {}
+    table = [[ids.setdefault(sympy.sympify(v), len(ids)) for v in row] for row in rows]
+    values = list(ids)
+    floats = [float(v) for v in values]
+    enclosures = [_enclosed(v) for v in values]
+    rho = []
+    for column in zip(*table):
+        least = min(set(column), key=lambda i: floats[i])
+        for other in set(column):  # the float order decides unless two entries are within 1e-9: then exactly
+            if other != least and floats[other] <= floats[least] * (1 + 1e-9):
+                if decided_sign("randomizer", values[other] - values[least]) < 0:
+                    least = other
+        rho.append(least)
+    gamma = sympy.Add(*[values[r] for r in rho if values[r] != 0])
+    rest = _enclosed(1 - gamma)
+    classes: dict[tuple, BlanketVariable] = {}
+    for i, first in enumerate(table):
+        for j, second in enumerate(table):
+            if i == j:
+                continue
+            kinds: dict[tuple[int, int, int], int] = {}
+            for a, b, r in zip(first, second, rho):
+                if values[r] != 0:
+                    kinds[(a, b, r)] = kinds.get((a, b, r), 0) + 1
+            key = tuple(sorted(kinds.items()))
+            if key not in classes:
+                classes[key] = BlanketVariable(tuple(enclosures[a] for a, _, _ in kinds),
+                                               tuple(enclosures[b] for _, b, _ in kinds),
+                                               tuple(enclosures[r] for _, _, r in kinds), tuple(kinds.values()), rest)
+    return list(classes.values())
 
 
 def _chernoff_tilt(values: np.ndarray, masses: np.ndarray) -> float:
@@ -90,10 +182,10 @@ def _chernoff_tilt(values: np.ndarray, masses: np.ndarray) -> float:
     return float(found.x)
 
 
-def blanket_exact_delta(eps0: sympy.Expr, eps: Fraction, n: int, k: int, delta: float) -> float:
-    """An upper bound on (1/n) E[(G_1 + ... + G_n)_+] at eps (see the module)."""
-    atoms = _atoms(eps0, eps, k)
-    values, masses = _moments(atoms)
+def blanket_delta_upper(variable: BlanketVariable, eps: Fraction, n: int, delta: float) -> float:
+    """An upper bound on (1/n) E[(G_1 + ... + G_n)_+] at eps (see the module); ``delta`` sets the tails' size."""
+    atoms = variable.atoms(eps)
+    values, masses = variable.floats(float(eps))
     mean = float(np.sum(masses * values))
     sigma = math.sqrt(max(float(np.sum(masses * values ** 2)) - mean ** 2, 1e-300))
     top = max(float(a.value[1]) for a in atoms)
@@ -109,14 +201,11 @@ def blanket_exact_delta(eps0: sympy.Expr, eps: Fraction, n: int, k: int, delta: 
     return up(total / n)
 
 
-def _model(eps0: float, eps: float, n: int, k: int, delta: float) -> float:
+def _model(variable: BlanketVariable, eps: float, n: int, delta: float) -> float:
     """ln of a saddlepoint approximation of the bound minus ln delta (floats; only guides the search):
     E[S_+] ~ e^K(t) / (t^2 sqrt(2 pi K''(t))) at the root t > 0 of K'(t) = 0, K = n ln E[e^(t G)] (Bahadur and
     Rao's tail expansion at its leading order)."""
-    e, t = math.exp(eps0), math.exp(eps)
-    z = k - 1 + e
-    values = np.array([e - t, 1 - t * e, 1 - t, 0.0])
-    masses = np.array([1 / z, 1 / z, (k - 2) / z, (e - 1) / z])
+    values, masses = variable.floats(eps)
     order = _chernoff_tilt(values, masses)
     if order <= 0:
         return -745.0  # no positive value of G: the mean is 0, far below delta
@@ -128,46 +217,94 @@ def _model(eps0: float, eps: float, n: int, k: int, delta: float) -> float:
     return log_positive - math.log(n) - math.log(delta)
 
 
-def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, *,
-                    lower: BoundResult | None = None) -> BoundResult:
-    """The ``optimal`` shuffle row for k-RR (validated arguments; ``lower``: the exact row, whose lower end becomes
-    this row's)."""
-    if k is None:
-        return invalid("optimal", "the blanket bound is evaluated for a named randomizer: give k (k-ary randomized "
-                                  "response); for any eps0-LDP randomizer use fmt21-numeric")
-    if n > MAX_OPTIMAL_N:
-        return invalid("optimal", f"n = {n} > {MAX_OPTIMAL_N}: beyond the evaluated range")
-    if k > MAX_OPTIMAL_K:
-        return invalid("optimal", f"k = {k} > {MAX_OPTIMAL_K}: beyond the evaluated range")
-    if eps0 > MAX_OPTIMAL_EPS0:
-        return invalid("optimal", f"eps0 = {eps0} > {MAX_OPTIMAL_EPS0}: beyond the evaluated range (the blanket "
-                                  "holds e^-eps0 of the mass: little amplification is left)")
-    target = float(delta)
-    eps0_float = float_upper(eps0)  # at eps >= eps0 every G <= 0: delta = 0
-
+def _certified_eps(variable: BlanketVariable, n: int, target: float) -> float:
+    """A float eps at which the blanket bound of ``variable`` is certified <= target."""
+    hi = variable.eps_max
     bounds: dict[float, float] = {}
 
     def bound(eps: float) -> float:
         if eps not in bounds:
-            bounds[eps] = blanket_exact_delta(eps0, Fraction(eps), n, k, target)
+            bounds[eps] = blanket_delta_upper(variable, Fraction(eps), n, target)
         return bounds[eps]
 
     def certify(eps: float) -> bool:
         return bound(eps) <= target
 
     if certify(0.0):
-        upper = 0.0
+        return 0.0
+    # the saddlepoint model's root, then the model shifted by its error there (nearly constant near the root)
+    shift = 0.0
+    if _model(variable, 0.0, n, target) > 0:
+        first = brentq(lambda e: _model(variable, e, n, target), 0.0, hi, rtol=1e-6)
+        if bound(first) > 0:
+            shift = math.log(bound(first)) - math.log(target) - _model(variable, first, n, target)
+    return certified_root(lambda e: _model(variable, e, n, target) + shift, certify, 0.0, hi, side="above",
+                          rtol=2.0 ** -14).certified
+
+
+@functools.lru_cache(maxsize=16)
+def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy.Expr, ...], ...]]:
+    """(label, exact rows) of the finite mechanism a randomizer SPEC ``NAME:param=value,...`` names, checked to be
+    eps0-LDP with every output possible under every input (the blanket bound needs it), else bad input."""
+    name, raw, count = parse_spec(spec)
+    if count != 1:
+        raise InvalidParameterError(f"randomizer takes no repeat count. Got {spec!r}")
+    mechanism = make_mechanism(name, raw)
+    if not isinstance(mechanism, FiniteMechanism):
+        raise InvalidParameterError(f"randomizer must be a finite mechanism of `dpcert mechanisms`. Got {name!r}")
+    inputs, outputs = list(mechanism.inputs()), list(mechanism.outputs())
+    if len(inputs) > MAX_RANDOMIZER_INPUTS or len(outputs) > MAX_RANDOMIZER_OUTPUTS:
+        raise InvalidParameterError(f"randomizer must have at most {MAX_RANDOMIZER_INPUTS} inputs and "
+                                    f"{MAX_RANDOMIZER_OUTPUTS} outputs. Got {len(inputs)} and {len(outputs)}")
+    rows = [[sympy.sympify(mechanism.pmf(x).get(y, 0)) for y in outputs] for x in inputs]
+    for y, column in enumerate(zip(*rows)):
+        if any(v == 0 for v in column) and any(v != 0 for v in column):
+            raise InvalidParameterError(f"randomizer {spec!r}: output {outputs[y]!r} has probability 0 under some "
+                                        "inputs only (not pure LDP): the blanket bound does not apply")
+    ids: dict[sympy.Expr, int] = {}
+    table = np.array([[ids.setdefault(v, len(ids)) for v in row] for row in rows])
+    values = list(ids)
+    floats = np.array([float(v) for v in values])[table]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = np.where(floats[None, :, :] > 0, floats[:, None, :] / floats[None, :, :], 0.0)
+    near = np.argwhere(ratios >= np.max(ratios) * (1 - 1e-9))  # the largest ratio, decided exactly among near ties
+    for a, b in {(table[i, y], table[j, y]) for i, j, y in near}:
+        if decided_sign("randomizer", values[a] - sympy.exp(eps0) * values[b]) > 0:
+            raise InvalidParameterError(f"randomizer {spec!r} is not eps0-LDP at eps0 = {eps0} (a probability ratio "
+                                        f"{sympy.N(values[a] / values[b], 6)} exceeds e^eps0): give eps0 >= its eps")
+    return f"{name}({', '.join(f'{k}={v}' for k, v in raw.items())})", tuple(tuple(row) for row in rows)
+
+
+def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, *, randomizer: str | None = None,
+                    lower: BoundResult | None = None) -> BoundResult:
+    """The ``optimal`` shuffle row for k-RR or a finite ``randomizer`` SPEC (validated arguments; ``lower``: the
+    exact row, whose lower end becomes this row's)."""
+    if k is None and randomizer is None:
+        return invalid("optimal", "the blanket bound is evaluated for a named randomizer: give k (k-ary randomized "
+                                  "response) or randomizer=NAME:param=value,...; for any eps0-LDP randomizer use "
+                                  "fmt21-numeric")
+    if n > MAX_OPTIMAL_N:
+        return invalid("optimal", f"n = {n} > {MAX_OPTIMAL_N}: beyond the evaluated range")
+    if eps0 > MAX_OPTIMAL_EPS0:
+        return invalid("optimal", f"eps0 = {eps0} > {MAX_OPTIMAL_EPS0}: beyond the evaluated range (the blanket "
+                                  "holds e^-eps0 of the mass: little amplification is left)")
+    if randomizer is not None:
+        label, rows = randomizer_rows(randomizer, eps0)
+        variables = rows_variables(rows)
     else:
-        # the saddlepoint model's root, then the model shifted by its error there (nearly constant near the root)
-        shift = 0.0
-        if _model(eps0_float, 0.0, n, k, target) > 0:
-            first = brentq(lambda e: _model(eps0_float, e, n, k, target), 0.0, eps0_float, rtol=1e-6)
-            if bound(first) > 0:
-                shift = math.log(bound(first)) - math.log(target) - _model(eps0_float, first, n, k, target)
-        root = certified_root(lambda e: _model(eps0_float, e, n, k, target) + shift, certify, 0.0, eps0_float,
-                              side="above", rtol=2.0 ** -14)
-        upper = root.certified
-    note = f"{k}-ary randomized response: the blanket decomposition's mean, certified (bisection to 1e-4 relative)"
+        if k > MAX_OPTIMAL_K:
+            return invalid("optimal", f"k = {k} > {MAX_OPTIMAL_K}: beyond the evaluated range")
+        label, variables = f"{k}-ary randomized response", [krr_variable(eps0, k)]
+    if len(variables) > MAX_PAIR_CLASSES:
+        return invalid("optimal", f"{label}: {len(variables)} kinds of input pairs > {MAX_PAIR_CLASSES}: beyond the "
+                                  "evaluated range")
+    target = float(delta)
+    upper = max(_certified_eps(v, n, target) for v in variables)
+    if len(variables) > 1:  # certified at each one's own point: confirm every pair at the largest
+        while not all(blanket_delta_upper(v, Fraction(upper), n, target) <= target for v in variables):
+            upper = up(upper * (1 + 2.0 ** -14))
+    note = (f"{label}: the blanket decomposition's mean, certified (bisection to 1e-4 relative; the largest over "
+            f"{len(variables)} kind(s) of input pairs)")
     low = lower.lower if lower is not None and lower.lower is not None else None
     if low is None:
         return interval_result("optimal", sympy.Rational(upper), sympy.Rational(upper),

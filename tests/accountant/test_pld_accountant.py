@@ -282,3 +282,10 @@ def test_atoms_inside_a_cell_are_split_on_the_upper_side():
     pair = randomized_response_pair(sympy.Integer(1)).subsampled(0.5, "first")
     upper = pair.grid("upper", Fraction(1, 64), 1e-20).delta(0.3)
     assert truth <= ctx.mpf(upper) <= truth * (1 + 1e-9)
+
+
+def test_spec_values_may_hold_commas_inside_brackets():
+    from dpcert.accountant.pld_spec import parse_spec
+
+    assert parse_spec("membership-query:N=3,A=[[0, 1], [2, 0]],pair=0/1*2") == (
+        "membership-query", {"N": "3", "A": "[[0, 1], [2, 0]]", "pair": "0/1"}, 2)

@@ -19,7 +19,15 @@ from hypothesis import strategies as st
 
 from dpcert.accountant.iid_sums import ValueAtom, positive_part_mean_upper
 from dpcert.accountant.shuffle import shuffle_bound, shuffle_family
-from dpcert.accountant.shuffle_optimal import MAX_OPTIMAL_N, blanket_exact_delta
+from dpcert.accountant.shuffle_optimal import (
+    MAX_OPTIMAL_N,
+    blanket_delta_upper,
+    blanket_optimal,
+    krr_variable,
+    randomizer_rows,
+    rows_variables,
+)
+from dpcert.mechanisms.parameters import InvalidParameterError
 from oracles import shuffle as shuffle_oracle
 
 
@@ -93,12 +101,12 @@ def test_ten_ary_randomized_response_is_tighter_than_every_other_bound():
 
 def test_delta_falls_with_eps():
     eps0 = sympy.Integer(1)
-    deltas = [blanket_exact_delta(eps0, Fraction(e), 500, 3, 1e-6) for e in (0.05, 0.1, 0.2, 0.4)]
+    deltas = [blanket_delta_upper(krr_variable(eps0, 3), Fraction(e), 500, 1e-6) for e in (0.05, 0.1, 0.2, 0.4)]
     assert deltas == sorted(deltas, reverse=True) and deltas[-1] < deltas[0]
 
 
 @pytest.mark.parametrize(("kwargs", "reason"), [
-    ({"eps0": 1, "n": 1000, "k": None}, "give k"),
+    ({"eps0": 1, "n": 1000, "k": None}, "give k (k-ary randomized response) or randomizer"),
     ({"eps0": 1, "n": MAX_OPTIMAL_N + 1, "k": 2}, "beyond the evaluated range"),
     ({"eps0": 11, "n": 1000, "k": 2}, "beyond the evaluated range"),
     ({"eps0": 1, "n": 1000, "k": 1001}, "beyond the evaluated range"),
@@ -111,3 +119,35 @@ def test_out_of_range_rows_say_why(kwargs, reason):
 def test_a_run_of_every_method_skips_it_beyond_2000_users():
     rows = {r.name: r for r in shuffle_family(1, 5000, sympy.Rational(1, 10**6), k=2)}
     assert not rows["optimal"].valid and "--method optimal" in rows["optimal"].note
+
+
+def test_a_randomizer_given_by_its_pmf_matches_the_closed_form_of_k_rr():
+    """The finite-mechanism path (its pmf's outputs grouped into kinds, the pairs of inputs into classes) gives
+    k-RR exactly the closed form's blanket variable, so the same certified number."""
+    by_rows = shuffle_bound("optimal", 1, 500, sympy.Rational(1, 10**6), randomizer="k-rr:k=4,eps=1")
+    closed = blanket_optimal(sympy.Integer(1), 500, sympy.Rational(1, 10**6), 4)
+    assert by_rows.valid and by_rows.upper == closed.upper
+
+
+def test_randomizer_rows_group_symmetric_pairs_into_one_kind():
+    _, rows = randomizer_rows("unary-encoding:k=4,eps=1", sympy.Integer(1))
+    assert len(rows_variables(rows)) == 1  # every ordered pair of OUE's inputs is alike
+    _, rows = randomizer_rows("geometric:eps=1/2,hi=4", sympy.Integer(3))
+    assert len(rows_variables(rows)) > 1  # the truncated geometric's pairs differ
+
+
+@pytest.mark.parametrize(("spec", "eps0", "message"), [
+    ("k-rr:k=3,eps=2", 1, "not eps0-LDP"),
+    ("membership-query:N=3,A=[[0, 1]]", 1, "probability 0 under some inputs"),
+    ("gaussian:sigma=1", 1, "finite mechanism"),
+    ("k-rr:k=3,eps=1*2", 1, "no repeat count"),
+    ("nope:x=1", 1, "mechanism must be"),
+])
+def test_bad_randomizer_is_invalid_parameter(spec, eps0, message):
+    with pytest.raises(InvalidParameterError, match=message):
+        shuffle_family(eps0, 1000, sympy.Rational(1, 10**6), randomizer=spec)
+
+
+def test_randomizer_and_k_together_are_refused():
+    with pytest.raises(InvalidParameterError, match="not both"):
+        shuffle_family(1, 1000, sympy.Rational(1, 10**6), k=3, randomizer="k-rr:k=3,eps=1")
