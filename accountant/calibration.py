@@ -33,6 +33,7 @@ from dpcert.proofs.rounding import decimal_string
 
 __all__ = [
     "CALIBRATION_METHODS",
+    "DEFAULT_CALIBRATION_METHODS",
     "CALIBRATION_PARAMETERS",
     "calibrate_eps0",
     "calibration_family",
@@ -41,7 +42,11 @@ __all__ = [
     "calibrate_imola_alpha0",
 ]
 
-CALIBRATION_METHODS = tuple(m for m in SHUFFLE_METHODS if m not in ("no-amplification", "optimal"))
+CALIBRATION_METHODS = tuple(m for m in SHUFFLE_METHODS if m != "no-amplification")
+"""The shuffle bounds a calibration can use (by name)."""
+
+DEFAULT_CALIBRATION_METHODS = tuple(m for m in CALIBRATION_METHODS if m != "optimal")
+"""The ones a calibration of every method uses: ``optimal`` (seconds per evaluation) only when named."""
 """Methods :func:`calibrate_eps0` accepts (no-amplification calibrates trivially to eps0 = target_eps)."""
 
 EPS0_SEARCH = (sympy.Rational(1, 10**6), sympy.Integer(64))
@@ -52,7 +57,7 @@ CALIBRATION_PARAMETERS: tuple[tuple[str, str, object], ...] = (
     ("target_eps", "target eps of the shuffled mechanism, > 0", None),
     ("n", "number of users, an integer >= 2", None),
     ("delta", "target delta, in (0, 1)", None),
-    ("method", "one shuffle bound (" + ", ".join(CALIBRATION_METHODS) + "); default: all", None),
+    ("method", "one shuffle bound (" + ", ".join(CALIBRATION_METHODS) + "); default: all but optimal", None),
     ("k", "k-ary randomized response (2: binary); omit for any eps0-LDP randomizer", None),
     ("relative_tolerance", "the search stops when the bracket is this narrow relative to eps0, in [10^-12, 1/2]",
      "1e-6"),
@@ -158,8 +163,9 @@ def calibrate_eps0(target_eps: object, n: object, delta: object, *, method: str,
 
 def calibration_family(target_eps: object, n: object, delta: object, *, method: str | None = None,
                        k: object = None, relative_tolerance: object = "1e-6") -> list[BoundResult]:
-    """:func:`calibrate_eps0` for every method (or one), in the order of :data:`CALIBRATION_METHODS`."""
-    names = CALIBRATION_METHODS if method is None else (method,)
+    """:func:`calibrate_eps0` for every method of :data:`DEFAULT_CALIBRATION_METHODS` (or one named), in that
+    order."""
+    names = DEFAULT_CALIBRATION_METHODS if method is None else (method,)
     return [calibrate_eps0(target_eps, n, delta, method=name, k=k, relative_tolerance=relative_tolerance)
             for name in names]
 

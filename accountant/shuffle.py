@@ -17,7 +17,7 @@ Result names (:data:`SHUFFLE_METHODS`):
 ``optimal``            the blanket decomposition's mean itself, certified (k-ary randomized response or a finite
                        ``randomizer``; Su, Cheng, Wang, S&P 2026: the best decomposition bound); with the exact row's
                        lower end where known.
-                       Seconds: in a run of every method only up to n = 2000, by name up to 10^5
+                       Seconds: in a run of every method only up to n = 2000, by name up to 10^6
 ``imola-thm4.3``       Imola, Roy Chowdhury, Chaudhuri, Theorem 4.3 (metric DP, ||v||_0 changed items)
 ``exact``              the exact eps of shuffled k-ary randomized response (small n; a lower bound for k
                        omitted or beyond the enumeration, then ``valid=False``)

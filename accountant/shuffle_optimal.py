@@ -67,8 +67,9 @@ __all__ = [
     "rows_variables",
 ]
 
-MAX_OPTIMAL_N = 10**5
-"""Largest n evaluated (the n-fold sum's grid grows like sqrt(n): about 7 s at n = 10^5); beyond, the row says so."""
+MAX_OPTIMAL_N = 10**6
+"""Largest n evaluated (the n-fold sum's grid grows like sqrt(n): about 2 s at n = 10^5 and 9 s at n = 10^6 for
+10-RR); beyond, the row says so."""
 
 MAX_OPTIMAL_K = 1000
 """Largest k evaluated (a large k leaves a tiny blanket share on each symbol and a long search)."""
@@ -230,9 +231,8 @@ def _certified_eps(variable: BlanketVariable, n: int, target: float) -> float:
     def certify(eps: float) -> bool:
         return bound(eps) <= target
 
-    if certify(0.0):
-        return 0.0
-    # the saddlepoint model's root, then the model shifted by its error there (nearly constant near the root)
+    # the saddlepoint model's root, then the model shifted by its error there (nearly constant near the root); eps = 0
+    # is asked only if the search walks down to it (at eps = 0 the sum is centred, its evaluation the slowest)
     shift = 0.0
     if _model(variable, 0.0, n, target) > 0:
         first = brentq(lambda e: _model(variable, e, n, target), 0.0, hi, rtol=1e-6)
@@ -246,17 +246,22 @@ def _certified_eps(variable: BlanketVariable, n: int, target: float) -> float:
 def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy.Expr, ...], ...]]:
     """(label, exact rows) of the finite mechanism a randomizer SPEC ``NAME:param=value,...`` names, checked to be
     eps0-LDP with every output possible under every input (the blanket bound needs it), else bad input."""
-    name, raw, count = parse_spec(spec)
+    try:
+        name, raw, count = parse_spec(spec)
+        mechanism = make_mechanism(name, raw)
+        if not isinstance(mechanism, FiniteMechanism):
+            raise InvalidParameterError(f"{name} is not a finite mechanism")
+        inputs, outputs = mechanism.inputs(), mechanism.outputs()  # sequences: their length is known before listing
+        if len(inputs) > MAX_RANDOMIZER_INPUTS or len(outputs) > MAX_RANDOMIZER_OUTPUTS:
+            raise InvalidParameterError(f"at most {MAX_RANDOMIZER_INPUTS} inputs and {MAX_RANDOMIZER_OUTPUTS} outputs "
+                                        f"are taken. Got {len(inputs)} and {len(outputs)}")
+        inputs, outputs = list(inputs), list(outputs)
+        rows = [[sympy.sympify(mechanism.pmf(x).get(y, 0)) for y in outputs] for x in inputs]
+    except InvalidParameterError as error:
+        raise InvalidParameterError(f"randomizer must be a finite mechanism of `dpcert mechanisms` as "
+                                    f"NAME:param=value,...: {error}") from error
     if count != 1:
         raise InvalidParameterError(f"randomizer takes no repeat count. Got {spec!r}")
-    mechanism = make_mechanism(name, raw)
-    if not isinstance(mechanism, FiniteMechanism):
-        raise InvalidParameterError(f"randomizer must be a finite mechanism of `dpcert mechanisms`. Got {name!r}")
-    inputs, outputs = list(mechanism.inputs()), list(mechanism.outputs())
-    if len(inputs) > MAX_RANDOMIZER_INPUTS or len(outputs) > MAX_RANDOMIZER_OUTPUTS:
-        raise InvalidParameterError(f"randomizer must have at most {MAX_RANDOMIZER_INPUTS} inputs and "
-                                    f"{MAX_RANDOMIZER_OUTPUTS} outputs. Got {len(inputs)} and {len(outputs)}")
-    rows = [[sympy.sympify(mechanism.pmf(x).get(y, 0)) for y in outputs] for x in inputs]
     for y, column in enumerate(zip(*rows)):
         if any(v == 0 for v in column) and any(v != 0 for v in column):
             raise InvalidParameterError(f"randomizer {spec!r}: output {outputs[y]!r} has probability 0 under some "

@@ -139,7 +139,8 @@ def test_randomizer_rows_group_symmetric_pairs_into_one_kind():
 @pytest.mark.parametrize(("spec", "eps0", "message"), [
     ("k-rr:k=3,eps=2", 1, "not eps0-LDP"),
     ("membership-query:N=3,A=[[0, 1]]", 1, "probability 0 under some inputs"),
-    ("gaussian:sigma=1", 1, "finite mechanism"),
+    ("gaussian:sigma=1", 1, "not a finite mechanism"),
+    ("unary-encoding:k=30,eps=1", 1, "randomizer must be a finite mechanism"),
     ("k-rr:k=3,eps=1*2", 1, "no repeat count"),
     ("nope:x=1", 1, "mechanism must be"),
 ])
@@ -151,3 +152,15 @@ def test_bad_randomizer_is_invalid_parameter(spec, eps0, message):
 def test_randomizer_and_k_together_are_refused():
     with pytest.raises(InvalidParameterError, match="not both"):
         shuffle_family(1, 1000, sympy.Rational(1, 10**6), k=3, randomizer="k-rr:k=3,eps=1")
+
+
+def test_calibration_by_name_finds_a_larger_eps0_than_the_clone_bound():
+    """calibrate_eps0(method="optimal"): the returned eps0's certified optimal bound meets the target (rechecked),
+    and the tighter bound admits a larger eps0 than fmt21-numeric's calibration."""
+    from dpcert.accountant.calibration import calibrate_eps0
+
+    target, n, delta = sympy.Rational(1, 2), 1000, sympy.Rational(1, 10**6)
+    optimal = calibrate_eps0(target, n, delta, method="optimal", k=10, relative_tolerance="1e-3")
+    clone = calibrate_eps0(target, n, delta, method="fmt21-numeric", k=10, relative_tolerance="1e-3")
+    assert optimal.valid and optimal.value > clone.value
+    assert shuffle_bound("optimal", optimal.value, n, delta, k=10).upper <= float(target)
