@@ -158,14 +158,13 @@ class NumericalComposition:
         orders = np.geomspace(1e-3, MAX_TILT, 81)
         worst, tilt, low, high = -math.inf, 0.0, math.inf, -math.inf
         for moment, mean, spread, span in self._survey(orders).values():
-            if delta is not None:  # Chernoff: eps <= (ln M(a) + ln(1/delta)) / a, tilt at the best order
-                bounds = (moment - math.log(delta)) / orders
-                i = int(np.nanargmin(bounds))
-                value = max(float(bounds[i]), 0.0)
-            else:  # delta <= M(a) e^(-a eps)
-                bounds = moment - orders * eps
-                i = int(np.nanargmin(bounds))
-                value = min(float(bounds[i]), 0.0)
+            bounds = (moment - math.log(delta)) / orders if delta is not None else moment - orders * eps
+            # Chernoff: eps <= (ln M(a) + ln(1/delta)) / a, or ln delta <= ln M(a) - a eps; the tilt is the least
+            # order within 1 % of the best bound (where the best lies at the largest order, the bound only creeps down
+            # to the largest loss, and so large a tilt would weigh the top atom alone)
+            best = float(np.nanmin(bounds))
+            i = int(np.nonzero(bounds <= best + 0.01 * abs(best))[0][0])
+            value = max(float(bounds[i]), 0.0) if delta is not None else min(float(bounds[i]), 0.0)
             if value > worst:
                 worst, tilt = value, float(orders[i])
             at = value if delta is not None else eps

@@ -43,7 +43,7 @@ from dpcert.mechanisms.catalog import CATALOG, make_mechanism
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive, require_real
 from dpcert.proofs.rounding import float_lower, float_upper
 
-__all__ = ["BUILT_IN", "NEIGHBOURS", "MAX_COUNT", "Component", "parse_spec", "make_component"]
+__all__ = ["BUILT_IN", "NEIGHBOURS", "MAX_COUNT", "Component", "parse_spec", "make_component", "top_level_split"]
 
 NEIGHBOURS = ("add-remove", "substitute")
 MAX_COUNT = 10**6
@@ -106,12 +106,12 @@ class Component:
         return f"{self.name}:{text}" + (f"*{self.count}" if self.count != 1 else "")
 
 
-def _top_level_parts(body: str) -> list[str]:
-    """``body`` split at the commas outside brackets (a value may be a list: A=[[0, 1], [2, 0]])."""
+def top_level_split(text: str, separator: str = ",") -> list[str]:
+    """``text`` split at the separators outside brackets (a value may be a list: A=[[0, 1], [2, 0]])."""
     parts, depth, current = [], 0, []
-    for char in body:
+    for char in text:
         depth += (char in "([{") - (char in ")]}")
-        if char == "," and depth == 0:
+        if char == separator and depth == 0:
             parts.append("".join(current))
             current = []
         else:
@@ -134,7 +134,7 @@ def parse_spec(text: str) -> tuple[str, dict[str, str], int]:
     name = name.strip()
     raw: dict[str, str] = {}
     previous = ""
-    for item in (part.strip() for part in _top_level_parts(body) if body.strip()):
+    for item in (part.strip() for part in top_level_split(body) if body.strip()):
         key, equals, value = item.partition("=")
         if not equals or not key.strip() or not value.strip():
             after = f" (after {previous}=...)" if previous else ""

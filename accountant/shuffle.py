@@ -133,7 +133,8 @@ SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
      None),
     ("k", "the randomizer is k-ary randomized response (2: binary); omit for any eps0-LDP randomizer", None),
     ("randomizer", "optimal: the local randomizer, a finite mechanism of `dpcert mechanisms` as NAME:param=value,... "
-                   "(eps0-LDP, every output possible under every input); instead of k", None),
+                   "(eps0-LDP, every output possible under every input), or several joined by & (joint: each user "
+                   "reports all) or | (parallel: each user runs one, chosen uniformly); instead of k", None),
     ("l0", "imola-thm4.3: number of changed items ||v||_0 (the other bounds need 1)", 1),
     ("l1", "imola-thm4.3: total distance ||v||_1 <= l0 of the changed items (default l0)", None),
     ("assume_stronger_clones", "opt in to FMT 2023 for a randomizer other than randomized response", False),

@@ -36,6 +36,7 @@ reaches it, else the row is an upper bound only.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,7 +48,7 @@ from scipy.optimize import brentq, minimize_scalar
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.iid_sums import ValueAtom, positive_part_mean_upper
-from dpcert.accountant.pld_spec import parse_spec
+from dpcert.accountant.pld_spec import parse_spec, top_level_split
 from dpcert.accountant.shuffle_common import interval_result, invalid
 from dpcert.accountant.shuffle_intervals import enclose, up
 from dpcert.mechanisms.base import FiniteMechanism
@@ -242,10 +243,8 @@ def _certified_eps(variable: BlanketVariable, n: int, target: float) -> float:
                           rtol=2.0 ** -14).certified
 
 
-@functools.lru_cache(maxsize=16)
-def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy.Expr, ...], ...]]:
-    """(label, exact rows) of the finite mechanism a randomizer SPEC ``NAME:param=value,...`` names, checked to be
-    eps0-LDP with every output possible under every input (the blanket bound needs it), else bad input."""
+def _single_rows(spec: str) -> tuple[str, list[list[sympy.Expr]]]:
+    """(label, exact rows) of one catalogued finite mechanism ``NAME:param=value,...``."""
     try:
         name, raw, count = parse_spec(spec)
         mechanism = make_mechanism(name, raw)
@@ -255,17 +254,51 @@ def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy
         if len(inputs) > MAX_RANDOMIZER_INPUTS or len(outputs) > MAX_RANDOMIZER_OUTPUTS:
             raise InvalidParameterError(f"at most {MAX_RANDOMIZER_INPUTS} inputs and {MAX_RANDOMIZER_OUTPUTS} outputs "
                                         f"are taken. Got {len(inputs)} and {len(outputs)}")
-        inputs, outputs = list(inputs), list(outputs)
         rows = [[sympy.sympify(mechanism.pmf(x).get(y, 0)) for y in outputs] for x in inputs]
     except InvalidParameterError as error:
         raise InvalidParameterError(f"randomizer must be a finite mechanism of `dpcert mechanisms` as "
                                     f"NAME:param=value,...: {error}") from error
     if count != 1:
         raise InvalidParameterError(f"randomizer takes no repeat count. Got {spec!r}")
+    return f"{name}({', '.join(f'{k}={v}' for k, v in raw.items())})", rows
+
+
+def _composed_rows(spec: str) -> tuple[str, list[list[sympy.Expr]]]:
+    """One mechanism, or several joined by ``&`` (joint composition: each user reports all of them on the same
+    input, the tuple is one report: the product of the laws) or by ``|`` (parallel composition: each user runs one
+    of them, chosen uniformly, and the report says which: the mixture of the laws on disjoint outputs)."""
+    joint, parallel = top_level_split(spec, "&"), top_level_split(spec, "|")
+    if len(joint) > 1 and len(parallel) > 1:
+        raise InvalidParameterError(f"randomizer joins mechanisms with & (joint) or | (parallel), not both. Got {spec!r}")
+    parts = [_single_rows(part.strip()) for part in (joint if len(joint) > 1 else parallel)]
+    if len(parts) == 1:
+        return parts[0]
+    if len({len(rows) for _, rows in parts}) != 1:
+        raise InvalidParameterError(f"randomizer: the composed mechanisms must take the same inputs. Got {spec!r}")
+    labels = [label for label, _ in parts]
+    if len(joint) > 1:
+        size = math.prod(len(rows[0]) for _, rows in parts)
+        if size > MAX_RANDOMIZER_OUTPUTS:
+            raise InvalidParameterError(f"randomizer: the joint composition has {size} outputs > "
+                                        f"{MAX_RANDOMIZER_OUTPUTS}")
+        rows = [[math.prod(combination) for combination in itertools.product(*(r[x] for _, r in parts))]
+                for x in range(len(parts[0][1]))]
+        return " & ".join(labels), rows
+    share = sympy.Rational(1, len(parts))
+    rows = [[share * v for _, r in parts for v in r[x]] for x in range(len(parts[0][1]))]
+    return " | ".join(labels), rows
+
+
+@functools.lru_cache(maxsize=16)
+def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy.Expr, ...], ...]]:
+    """(label, exact rows) of the randomizer a SPEC names (one finite mechanism ``NAME:param=value,...`` or several
+    joined by ``&`` or ``|``, see :func:`_composed_rows`), checked to be eps0-LDP with every output possible under
+    every input (the blanket bound needs it), else bad input."""
+    label, rows = _composed_rows(spec)
     for y, column in enumerate(zip(*rows)):
         if any(v == 0 for v in column) and any(v != 0 for v in column):
-            raise InvalidParameterError(f"randomizer {spec!r}: output {outputs[y]!r} has probability 0 under some "
-                                        "inputs only (not pure LDP): the blanket bound does not apply")
+            raise InvalidParameterError(f"randomizer {spec!r}: output {y} has probability 0 under some inputs only "
+                                        "(not pure LDP): the blanket bound does not apply")
     ids: dict[sympy.Expr, int] = {}
     table = np.array([[ids.setdefault(v, len(ids)) for v in row] for row in rows])
     values = list(ids)
@@ -277,7 +310,7 @@ def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy
         if decided_sign("randomizer", values[a] - sympy.exp(eps0) * values[b]) > 0:
             raise InvalidParameterError(f"randomizer {spec!r} is not eps0-LDP at eps0 = {eps0} (a probability ratio "
                                         f"{sympy.N(values[a] / values[b], 6)} exceeds e^eps0): give eps0 >= its eps")
-    return f"{name}({', '.join(f'{k}={v}' for k, v in raw.items())})", tuple(tuple(row) for row in rows)
+    return label, tuple(tuple(row) for row in rows)
 
 
 def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, *, randomizer: str | None = None,

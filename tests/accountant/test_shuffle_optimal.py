@@ -164,3 +164,23 @@ def test_calibration_by_name_finds_a_larger_eps0_than_the_clone_bound():
     clone = calibrate_eps0(target, n, delta, method="fmt21-numeric", k=10, relative_tolerance="1e-3")
     assert optimal.valid and optimal.value > clone.value
     assert shuffle_bound("optimal", optimal.value, n, delta, k=10).upper <= float(target)
+
+
+@pytest.mark.parametrize(("spec", "eps0", "rows", "n", "delta"), [
+    # joint: each user sends RR(ln 2) twice on its bit, the pair as one report (the product of the laws)
+    ("randomized-response:eps=log(2)&randomized-response:eps=log(2)", sympy.log(4),
+     ((Fraction(4, 9), Fraction(2, 9), Fraction(2, 9), Fraction(1, 9)),
+      (Fraction(1, 9), Fraction(2, 9), Fraction(2, 9), Fraction(4, 9))), 4, Fraction(1, 20)),
+    # parallel: each user runs RR(ln 2) or RR(ln 3) with probability 1/2, and the report says which
+    ("randomized-response:eps=log(2)|randomized-response:eps=log(3)", sympy.log(3),
+     ((Fraction(1, 3), Fraction(1, 6), Fraction(3, 8), Fraction(1, 8)),
+      (Fraction(1, 6), Fraction(1, 3), Fraction(1, 8), Fraction(3, 8))), 4, Fraction(1, 20)),
+])
+def test_composed_randomizers_are_never_below_the_brute_force_truth(spec, eps0, rows, n, delta):
+    """Joint (&) and parallel (|) composition in the shuffle model: the certified upper end is >= the exact eps of
+    the shuffled reports, every dataset and neighbour enumerated in Fractions (tests/oracles/shuffle.py)."""
+    label, exact_rows = randomizer_rows(spec, eps0)
+    assert [[Fraction(int(v.p), int(v.q)) for v in row] for row in exact_rows] == [list(r) for r in rows]
+    low, _ = shuffle_oracle.log_enclosure(shuffle_oracle.shuffled_worst_s(rows, n, delta))
+    row = shuffle_bound("optimal", eps0, n, sympy.Rational(delta.numerator, delta.denominator), randomizer=spec)
+    assert row.valid and row.upper >= float(low)

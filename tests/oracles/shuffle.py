@@ -36,6 +36,8 @@ __all__ = [
     "shuffled_krr_worst_s",
     "log_enclosure",
     "shuffled_krr_epsilon",
+    "shuffled_law",
+    "shuffled_worst_s",
     "rational_at_least_exp",
 ]
 
@@ -109,6 +111,33 @@ def shuffled_krr_worst_s(t: Fraction, k: int, n: int, delta: Fraction) -> tuple[
             if worst is None or s > worst[0]:
                 worst = (s, x, x_prime)
     assert worst is not None
+    return worst
+
+
+def shuffled_law(rows: tuple[tuple[Fraction, ...], ...], dataset: tuple[int, ...]) -> Law:
+    """The exact law of the histogram of the reports of ``dataset`` for any finite randomizer (rows[x][y] =
+    P(report y | value x)), summed over all report vectors."""
+    law: Counter = Counter()
+    outputs = range(len(rows[0]))
+    for reports in itertools.product(outputs, repeat=len(dataset)):
+        probability = Fraction(1)
+        for x, y in zip(dataset, reports):
+            probability *= rows[x][y]
+        law[tuple(reports.count(v) for v in outputs)] += probability
+    assert sum(law.values()) == 1
+    return dict(law)
+
+
+def shuffled_worst_s(rows: tuple[tuple[Fraction, ...], ...], n: int, delta: Fraction) -> Fraction:
+    """The largest least_s over all ordered pairs of datasets in [inputs]^n differing in one user's value."""
+    worst = Fraction(1)
+    inputs = range(len(rows))
+    for x in itertools.product(inputs, repeat=n):
+        for i, v in itertools.product(range(n), inputs):
+            if v != x[i]:
+                s = least_s(shuffled_law(rows, x), shuffled_law(rows, x[:i] + (v,) + x[i + 1:]), delta)
+                assert s is not None  # every report possible under every value
+                worst = max(worst, s)
     return worst
 
 
