@@ -74,7 +74,7 @@ from dpcert.accountant.shuffle_numeric import (
     fmt23_numeric,
     stronger_clones_condition,
 )
-from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_real
 from dpcert.proofs.rounding import decimal_string
 
 __all__ = [
@@ -135,6 +135,8 @@ SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
     ("randomizer", "optimal: the local randomizer, a finite mechanism of `dpcert mechanisms` as NAME:param=value,... "
                    "(eps0-LDP, every output possible under every input), or several joined by & (joint: each user "
                    "reports all) or | (parallel: each user runs one, chosen uniformly); instead of k", None),
+    ("sampling", "optimal: each user reports with this probability, a rational in [10^-6, 1] (Poisson sampling of users "
+                 "before the shuffler; the other rows stay valid, as sampling is post-processing)", None),
     ("l0", "imola-thm4.3: number of changed items ||v||_0 (the other bounds need 1)", 1),
     ("l1", "imola-thm4.3: total distance ||v||_1 <= l0 of the changed items (default l0)", None),
     ("assume_stronger_clones", "opt in to FMT 2023 for a randomizer other than randomized response", False),
@@ -201,21 +203,25 @@ def exact_truth(eps0: object, n: object, delta: object, *, k: object = None) -> 
                             f"<= {MAX_EXACT_KRR_WORK:.0e})", bounds="exact")
 
 
+SAMPLING_MIN = sympy.Rational(1, 10**6)
+"""The smallest sampling rate of ``optimal`` (below it the void report is nearly all the blanket)."""
+
 MAX_OPTIMAL_N_IN_FAMILY = 2000
 """Largest n at which a run of every method includes ``optimal`` (under a second there; by name it reaches
 :data:`~dpcert.accountant.shuffle_optimal.MAX_OPTIMAL_N`, taking seconds)."""
 
 
-def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None) -> BoundResult:
+def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None, sampling: sympy.Rational | None) -> BoundResult:
     """The ``optimal`` row, its lower end from the exact row (the exact eps, or a certified lower bound from
     three datasets) where that is within reach."""
     if every and x.n > MAX_OPTIMAL_N_IN_FAMILY:
         return invalid("optimal", f"n = {x.n} > {MAX_OPTIMAL_N_IN_FAMILY} in a run of every method (it takes seconds): "
                                   "ask for --method optimal")
     if randomizer is not None:
-        return blanket_optimal(x.eps0, x.n, x.delta, None, randomizer=randomizer)
-    lower = exact_truth(x.eps0, x.n, x.delta, k=x.k) if x.k is not None and x.n <= MAX_EXACT_RR_N else None
-    return blanket_optimal(x.eps0, x.n, x.delta, x.k, lower=lower)
+        return blanket_optimal(x.eps0, x.n, x.delta, None, randomizer=randomizer, sampling=sampling)
+    exact = x.k is not None and x.n <= MAX_EXACT_RR_N and sampling in (None, 1)
+    lower = exact_truth(x.eps0, x.n, x.delta, k=x.k) if exact else None
+    return blanket_optimal(x.eps0, x.n, x.delta, x.k, sampling=sampling, lower=lower)
 
 
 def _within_eps0(row: BoundResult, cap: sympy.Expr) -> BoundResult:
@@ -234,17 +240,18 @@ def _within_eps0(row: BoundResult, cap: sympy.Expr) -> BoundResult:
 
 
 def shuffle_bound(method: str, eps0: object, n: object, delta: object, *, k: object = None, l0: object = 1,
-                  l1: object = None, assume_stronger_clones: bool = False, randomizer: str | None = None) -> BoundResult:
+                  l1: object = None, assume_stronger_clones: bool = False, randomizer: str | None = None,
+                  sampling: object = None) -> BoundResult:
     """One named shuffle bound (see :data:`SHUFFLE_METHODS`)."""
     if method not in SHUFFLE_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(SHUFFLE_METHODS)}. Got {method!r}")
     return shuffle_family(eps0, n, delta, method=method, k=k, l0=l0, l1=l1,
-                          assume_stronger_clones=assume_stronger_clones, randomizer=randomizer)[0]
+                          assume_stronger_clones=assume_stronger_clones, randomizer=randomizer, sampling=sampling)[0]
 
 
 def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None = None, k: object = None,
                    l0: object = 1, l1: object = None, assume_stronger_clones: bool = False,
-                   randomizer: str | None = None) -> list[BoundResult]:
+                   randomizer: str | None = None, sampling: object = None) -> list[BoundResult]:
     """Every shuffle-amplification bound at (eps0, n, delta), in the order of :data:`SHUFFLE_METHODS`.
 
     Args:
@@ -258,6 +265,7 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
         assume_stronger_clones: use FMT 2023 for a randomizer other than randomized response (recorded).
         randomizer: ``optimal`` for this finite randomizer (``NAME:param=value,...`` of the catalogue, eps0-LDP)
             instead of k-ary randomized response; not with k.
+        sampling: ``optimal`` with each user reporting with this probability (a rational in [10^-6, 1]).
 
     Returns:
         One :class:`BoundResult` per method. A broken validity condition gives ``valid=False`` with the
@@ -270,6 +278,9 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
         if x.k is not None:
             raise InvalidParameterError("randomizer: give either k or randomizer, not both")
         randomizer_rows(randomizer, x.eps0)  # bad input is reported whatever the methods asked for
+    rate = None if sampling is None else require_real("sampling", sampling, low=SAMPLING_MIN, high=1)
+    if rate is not None and not rate.is_Rational:
+        raise InvalidParameterError(f"sampling must be a rational number in [10^-6, 1]. Got {sampling}")
     l0, l1 = x.l0, x.l1
     one_user = l0 == 1 and l1 == 1
     eps0, n, delta, k = x.eps0, x.n, x.delta, x.k
@@ -290,7 +301,8 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
             eps0, n, delta, k=k, assume_stronger_clones=assume_stronger_clones)),
         "blanket-hoeffding": lambda: needs_one_user("blanket-hoeffding", lambda: blanket_hoeffding(eps0, n, delta, k=k)),
         "blanket-bennett": lambda: needs_one_user("blanket-bennett", lambda: blanket_bennett(eps0, n, delta, k=k)),
-        "optimal": lambda: needs_one_user("optimal", lambda: _optimal(x, every=method is None, randomizer=randomizer)),
+        "optimal": lambda: needs_one_user("optimal", lambda: _optimal(x, every=method is None, randomizer=randomizer,
+                                                                      sampling=rate)),
         "imola-thm4.3": lambda: imola_theorem_4_3_at_delta(eps0, n, delta, l0=l0, l1=l1),
         "exact": lambda: needs_one_user("exact", lambda: exact_truth(eps0, n, delta, k=k)),
         "no-amplification": lambda: BoundResult(

@@ -117,6 +117,16 @@ class BlanketVariable:
         values = np.append((p - math.exp(eps) * q) / r, 0.0)
         return values, np.append(r * np.array(self.count), float(self.rest[1]))
 
+    def sampled(self, rate: Fraction) -> BlanketVariable:
+        """The variable when each user reports only with probability ``rate`` (Poisson sampling of users before the
+        shuffler; a user left out sends the void report, equally likely under every input): every output's
+        probabilities and rho scale by the rate, and the void output joins with mu = rho = 1 - rate, G = 1 - e^eps."""
+        def scaled(part: tuple[tuple[Fraction, Fraction], ...]) -> tuple[tuple[Fraction, Fraction], ...]:
+            return tuple((rate * lo, rate * hi) for lo, hi in part) + ((1 - rate, 1 - rate),)
+
+        return BlanketVariable(scaled(self.p), scaled(self.q), scaled(self.rho), self.count + (1,),
+                               (rate * self.rest[0], rate * self.rest[1]))
+
     @property
     def eps_max(self) -> float:
         """A float above max_y ln(mu_x(y) / mu_x'(y)): at eps beyond it every G <= 0 (for rho(y) > 0: q > 0)."""
@@ -314,9 +324,9 @@ def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy
 
 
 def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, *, randomizer: str | None = None,
-                    lower: BoundResult | None = None) -> BoundResult:
-    """The ``optimal`` shuffle row for k-RR or a finite ``randomizer`` SPEC (validated arguments; ``lower``: the
-    exact row, whose lower end becomes this row's)."""
+                    sampling: sympy.Rational | None = None, lower: BoundResult | None = None) -> BoundResult:
+    """The ``optimal`` shuffle row for k-RR or a finite ``randomizer`` SPEC, each user reporting with probability
+    ``sampling`` (validated arguments; ``lower``: the exact row, whose lower end becomes this row's)."""
     if k is None and randomizer is None:
         return invalid("optimal", "the blanket bound is evaluated for a named randomizer: give k (k-ary randomized "
                                   "response) or randomizer=NAME:param=value,...; for any eps0-LDP randomizer use "
@@ -333,6 +343,10 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
         if k > MAX_OPTIMAL_K:
             return invalid("optimal", f"k = {k} > {MAX_OPTIMAL_K}: beyond the evaluated range")
         label, variables = f"{k}-ary randomized response", [krr_variable(eps0, k)]
+    if sampling is not None and sampling != 1:
+        rate = Fraction(int(sampling.p), int(sampling.q))
+        variables = [v.sampled(rate) for v in variables]
+        label, lower = f"{label}, users sampled at rate {sampling}", None  # the exact row is for every user reporting
     if len(variables) > MAX_PAIR_CLASSES:
         return invalid("optimal", f"{label}: {len(variables)} kinds of input pairs > {MAX_PAIR_CLASSES}: beyond the "
                                   "evaluated range")

@@ -184,3 +184,23 @@ def test_composed_randomizers_are_never_below_the_brute_force_truth(spec, eps0, 
     low, _ = shuffle_oracle.log_enclosure(shuffle_oracle.shuffled_worst_s(rows, n, delta))
     row = shuffle_bound("optimal", eps0, n, sympy.Rational(delta.numerator, delta.denominator), randomizer=spec)
     assert row.valid and row.upper >= float(low)
+
+
+@pytest.mark.parametrize("use_k", [True, False])
+def test_sampled_users_are_never_below_the_brute_force_truth(use_k):
+    """Poisson sampling of users at rate 1/2 before the shuffler (a user left out sends the void report): the
+    certified upper end is >= the exact eps of the shuffled reports with the void output, enumerated in Fractions
+    (tests/oracles/shuffle.py), for binary randomized response with e^eps0 = 2, given by k or by its pmf."""
+    rows = ((Fraction(1, 3), Fraction(1, 6), Fraction(1, 2)), (Fraction(1, 6), Fraction(1, 3), Fraction(1, 2)))
+    low, _ = shuffle_oracle.log_enclosure(shuffle_oracle.shuffled_worst_s(rows, 5, Fraction(1, 20)))
+    options = {"k": 2} if use_k else {"randomizer": "randomized-response:eps=log(2)"}
+    row = shuffle_bound("optimal", sympy.log(2), 5, sympy.Rational(1, 20), sampling="1/2", **options)
+    plain = shuffle_bound("optimal", sympy.log(2), 5, sympy.Rational(1, 20), **options)
+    assert row.valid and float(low) <= row.upper < plain.upper  # sampling only helps
+    assert "sampled at rate 1/2" in row.note and row.lower is None
+
+
+@pytest.mark.parametrize("value", ["0", "2", "pi/4"])
+def test_bad_sampling_rate_is_invalid_parameter(value):
+    with pytest.raises(InvalidParameterError, match="sampling"):
+        shuffle_bound("optimal", 1, 100, sympy.Rational(1, 10**6), k=2, sampling=value)
