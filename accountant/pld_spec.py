@@ -106,7 +106,7 @@ class Component:
         return f"{self.name}:{text}" + (f"*{self.count}" if self.count != 1 else "")
 
 
-def top_level_split(text: str, separator: str = ",") -> list[str]:
+def top_level_split(text: str, *, separator: str = ",") -> list[str]:
     """``text`` split at the separators outside brackets (a value may be a list: A=[[0, 1], [2, 0]])."""
     parts, depth, current = [], 0, []
     for char in text:

@@ -132,14 +132,14 @@ SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
     ("method", "one result name (" + ", ".join(SHUFFLE_METHODS) + "); default: all (optimal only up to n = 2000)",
      None),
     ("k", "the randomizer is k-ary randomized response (2: binary); omit for any eps0-LDP randomizer", None),
+    ("l0", "imola-thm4.3: number of changed items ||v||_0 (the other bounds need 1)", 1),
+    ("l1", "imola-thm4.3: total distance ||v||_1 <= l0 of the changed items (default l0)", None),
+    ("assume_stronger_clones", "opt in to FMT 2023 for a randomizer other than randomized response", False),
     ("randomizer", "optimal: the local randomizer, a finite mechanism of `dpcert mechanisms` as NAME:param=value,... "
                    "(eps0-LDP, every output possible under every input), or several joined by & (joint: each user "
                    "reports all) or | (parallel: each user runs one, chosen uniformly); instead of k", None),
     ("sampling", "optimal: each user reports with this probability, a rational in [10^-6, 1] (Poisson sampling of users "
                  "before the shuffler; the other rows stay valid, as sampling is post-processing)", None),
-    ("l0", "imola-thm4.3: number of changed items ||v||_0 (the other bounds need 1)", 1),
-    ("l1", "imola-thm4.3: total distance ||v||_1 <= l0 of the changed items (default l0)", None),
-    ("assume_stronger_clones", "opt in to FMT 2023 for a randomizer other than randomized response", False),
 )
 """(name, help, default) of every :func:`shuffle_family` argument, for a command line."""
 

@@ -277,7 +277,7 @@ def _composed_rows(spec: str) -> tuple[str, list[list[sympy.Expr]]]:
     """One mechanism, or several joined by ``&`` (joint composition: each user reports all of them on the same
     input, the tuple is one report: the product of the laws) or by ``|`` (parallel composition: each user runs one
     of them, chosen uniformly, and the report says which: the mixture of the laws on disjoint outputs)."""
-    joint, parallel = top_level_split(spec, "&"), top_level_split(spec, "|")
+    joint, parallel = top_level_split(spec, separator="&"), top_level_split(spec, separator="|")
     if len(joint) > 1 and len(parallel) > 1:
         raise InvalidParameterError(f"randomizer joins mechanisms with & (joint) or | (parallel), not both. Got {spec!r}")
     parts = [_single_rows(part.strip()) for part in (joint if len(joint) > 1 else parallel)]
