@@ -55,6 +55,7 @@ from dpcert.mechanisms.base import FiniteMechanism
 from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.mechanisms.parameters import InvalidParameterError, decided_sign
 from dpcert.proofs.certified_root import certified_root
+from dpcert.proofs.rounding import float_lower
 
 __all__ = [
     "MAX_OPTIMAL_EPS0",
@@ -130,7 +131,8 @@ class BlanketVariable:
     @property
     def eps_max(self) -> float:
         """A float above max_y ln(mu_x(y) / mu_x'(y)): at eps beyond it every G <= 0 (for rho(y) > 0: q > 0)."""
-        return max(up(math.log(float(p[1] / q[0])) * (1 + 1e-12) + 1e-300) for p, q in zip(self.p, self.q))
+        # log1p of the exact excess over 1, so a ratio within 10^-12 of 1 keeps its digits
+        return max(up(math.log1p(float(p[1] / q[0] - 1)) * (1 + 1e-12) + 1e-300) for p, q in zip(self.p, self.q))
 
 
 def _enclosed(value: sympy.Expr) -> tuple[Fraction, Fraction]:
@@ -350,11 +352,17 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
     if len(variables) > MAX_PAIR_CLASSES:
         return invalid("optimal", f"{label}: {len(variables)} kinds of input pairs > {MAX_PAIR_CLASSES}: beyond the "
                                   "evaluated range")
-    target = float(delta)
-    upper = max(_certified_eps(v, n, target) for v in variables)
-    if len(variables) > 1:  # certified at each one's own point: confirm every pair at the largest
-        while not all(blanket_delta_upper(v, Fraction(upper), n, target) <= target for v in variables):
-            upper = up(upper * (1 + 2.0 ** -14))
+    target = float_lower(delta)  # a bound <= this float is <= delta
+    points = [_certified_eps(v, n, target) for v in variables]
+
+    def holds(eps: float) -> bool:  # each kind was certified at its own point: confirm the others at eps
+        return all(point == eps or blanket_delta_upper(v, Fraction(eps), n, target) <= target
+                   for v, point in zip(variables, points))
+
+    # the largest point, else the point beyond which every G <= 0 (the mean is 0 there)
+    upper = next((eps for eps in (max(points), max(v.eps_max for v in variables)) if holds(eps)), None)
+    if upper is None:
+        return invalid("optimal", f"{label}: no eps certified for every kind of input pair")
     note = (f"{label}: the blanket decomposition's mean, certified (bisection to 1e-4 relative; the largest over "
             f"{len(variables)} kind(s) of input pairs)")
     low = lower.lower if lower is not None and lower.lower is not None else None

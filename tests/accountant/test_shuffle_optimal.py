@@ -204,3 +204,15 @@ def test_sampled_users_are_never_below_the_brute_force_truth(use_k):
 def test_bad_sampling_rate_is_invalid_parameter(value):
     with pytest.raises(InvalidParameterError, match="sampling"):
         shuffle_bound("optimal", 1, 100, sympy.Rational(1, 10**6), k=2, sampling=value)
+
+
+def test_a_randomizer_with_several_kinds_of_pairs_is_never_below_the_brute_force_truth():
+    """The truncated geometric on {0, 1, 2} (e^eps = 2, so 4-LDP) has three kinds of ordered input pairs; the row
+    is certified for every kind at one eps, which is >= the exact eps of the shuffled reports (tests/oracles/shuffle.py)."""
+    spec = "geometric:eps=log(2),hi=2"
+    _, rows = randomizer_rows(spec, sympy.log(4))
+    assert len(rows_variables(rows)) == 3
+    exact = tuple(tuple(Fraction(int(v.p), int(v.q)) for v in row) for row in rows)
+    low, _ = shuffle_oracle.log_enclosure(shuffle_oracle.shuffled_worst_s(exact, 4, Fraction(1, 20)))
+    row = shuffle_bound("optimal", sympy.log(4), 4, sympy.Rational(1, 20), randomizer=spec)
+    assert row.valid and row.upper >= float(low)
