@@ -28,6 +28,7 @@ import numpy as np
 
 from dpcert.accountant.loss_grid import LossGrid, Truncation
 from dpcert.accountant.shuffle_intervals import array_up, sum_upper, up
+from dpcert.proofs.rounding import float_upper
 
 __all__ = ["ValueAtom", "positive_part_mean_upper"]
 
@@ -38,11 +39,6 @@ class ValueAtom:
 
     value: tuple[Fraction, Fraction]
     mass: tuple[Fraction, Fraction]
-
-
-def _float_up(x: Fraction) -> float:
-    f = float(x)
-    return f if Fraction(f) >= x else up(f)
 
 
 def _spread(atoms: Sequence[ValueAtom], step: Fraction) -> dict[int, Fraction]:
@@ -65,10 +61,9 @@ def positive_part_mean_upper(atoms: Sequence[ValueAtom], n: int, *, step: Fracti
     """An upper bound on E[(X_1 + ... + X_n)_+] for i.i.d. X with the given ``atoms``.
 
     ``step``: the grid's step, a power of two (so the grid's values are exact floats, below 2^53 steps from 0);
-    ``tilt``: the exponential
-    tilt of the grid (tightness only; Chernoff's order for the sum's positive tail is the natural choice);
-    ``tail``: the true mass each truncation may move to +infinity; ``cap``: an upper bound on every value of the
-    sum, the value given to that mass.
+    ``tilt``: the exponential tilt of the grid (tightness only; Chernoff's order for the sum's positive tail is the
+    natural choice); ``tail``: the true mass each truncation may move to +infinity; ``cap``: an upper bound on every
+    value of the sum, the value given to that mass.
     """
     if step <= 0 or (step.numerator & (step.numerator - 1)) or (step.denominator & (step.denominator - 1)):
         raise ValueError("step must be a power of two")
@@ -76,7 +71,7 @@ def positive_part_mean_upper(atoms: Sequence[ValueAtom], n: int, *, step: Fracti
     first, last = min(cells), max(cells)
     masses = np.zeros(last - first + 1)
     for a, m in cells.items():
-        masses[a - first] = _float_up(m)
+        masses[a - first] = float_upper(m)
     grid = LossGrid.from_masses("upper", step, first, masses, 0.0, tilt=tilt).power(n, Truncation(tail))
     values = grid.losses()  # exact: (start + j) h with h a power of two
     positive = values > 0

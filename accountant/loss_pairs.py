@@ -427,10 +427,11 @@ def _joined_cells(segment: MonotoneSegment, first: int, x: np.ndarray, error: np
     a_j D_j <= (1 - a_(j+1)) S_(j+1), with the deficit D_j >= e^(l_(j+1)) q_j - p_j and the surplus
     S_(j+1) <= p_(j+1) - e^(l_(j+1)) q_(j+1) bounded from the masses' enclosures, and placing it at l_(j+1)
     only lowers the loss (loss_grid). With r_j = S_(j+1) / D_j and a cap c_j = r_j / (1 + r_j) (where a = (1 - a) r
-    balances), a_j = min(c_j, r_j (1 - c_(j+1))) rounded down meets that, as every a_(j+1) <= c_(j+1). Each cell's P-mass is enclosed from below on its x-interval shrunk by the inverse's
-    error (outputs certainly in the cell; the slivers are dropped, which lowers delta). Where the densities are
-    smooth r_j is near 1, a_j near 1/2, and the cell's mean loss is kept to second order in h, where rounding
-    every loss down costs h/2 per composed mechanism. The lower tail is dropped; the upper tail goes to the last grid point.
+    balances), a_j = min(c_j, r_j (1 - c_(j+1))) rounded down meets that, as every a_(j+1) <= c_(j+1). Each cell's
+    P-mass is enclosed from below on its x-interval shrunk by the inverse's error (outputs certainly in the cell;
+    the slivers are dropped, which lowers delta). Where the densities are smooth r_j is near 1, a_j near 1/2, and
+    the cell's mean loss is kept to second order in h, where rounding every loss down costs h/2 per composed
+    mechanism. The lower tail is dropped; the upper tail goes to the last grid point.
     """
     h = float(step)
     starts = np.concatenate(([-np.inf], x + error))

@@ -196,14 +196,12 @@ def numerical_composition(seed: int) -> Margin:
     p, q = ([Fraction(int(w), int(row.sum())) for w in row] for row in weights)
     t = [Fraction(1), Fraction(11, 10), Fraction(3, 2), Fraction(3)][int(rng.integers(0, 4))]
     rate = [None, 0.5, 0.25, 0.0625][int(rng.integers(0, 4))]
+    truth = composition_oracle.pair_delta(p, q, k, t, None if rate is None else Fraction(rate))
     rows = [[sympy.Rational(x.numerator, x.denominator) for x in row] for row in (p, q)]
     base = finite_pair(rows, 0, 1, "random")
     if rate is None:
-        truth = max(composition_oracle.product_delta(p, q, k, t), composition_oracle.product_delta(q, p, k, t))
         pairs = {"first": (base,) * 2, "second": (finite_pair(rows, 1, 0, "random"),) * 2}
     else:
-        mixed = [(1 - Fraction(rate)) * b + Fraction(rate) * a for a, b in zip(p, q)]
-        truth = max(composition_oracle.product_delta(mixed, q, k, t), composition_oracle.product_delta(q, mixed, k, t))
         pairs = {order: (base.subsampled(rate, order),) * 2 for order in ("first", "second")}
     result = NumericalComposition((Component("random", (), pairs, k),)).delta(
         sympy.log(sympy.Rational(t.numerator, t.denominator)))

@@ -102,13 +102,11 @@ def test_random_finite_mechanisms_are_enclosed(weights, k, t, rate):
     total_p, total_q = sum(w[0] for w in weights), sum(w[1] for w in weights)
     p = [Fraction(a, total_p) for a, _ in weights]
     q = [Fraction(b, total_q) for _, b in weights]
+    truth = composition_oracle.pair_delta(p, q, k, t, None if rate is None else Fraction(rate))
     rows = [[sympy.Rational(x.numerator, x.denominator) for x in row] for row in (p, q)]
     if rate is None:
-        truth = max(composition_oracle.product_delta(p, q, k, t), composition_oracle.product_delta(q, p, k, t))
         pairs = {"first": (finite_pair(rows, 0, 1, "random"),) * 2, "second": (finite_pair(rows, 1, 0, "random"),) * 2}
     else:
-        mixed = [(1 - Fraction(rate)) * b + Fraction(rate) * a for a, b in zip(p, q)]
-        truth = max(composition_oracle.product_delta(mixed, q, k, t), composition_oracle.product_delta(q, mixed, k, t))
         base = finite_pair(rows, 0, 1, "random")
         pairs = {order: (base.subsampled(rate, order),) * 2 for order in ("first", "second")}
     result = NumericalComposition((Component("random", (), pairs, k),)).delta(sympy.log(sympy.Rational(t.numerator, t.denominator)))

@@ -22,7 +22,8 @@ from fractions import Fraction
 
 import mpmath
 
-__all__ = ["advanced", "basic", "kov_delta", "kov_epsilon", "kov_mechanism", "product_delta", "product_epsilon"]
+__all__ = ["advanced", "basic", "kov_delta", "kov_epsilon", "kov_mechanism", "pair_delta", "product_delta",
+           "product_epsilon"]
 
 DIGITS = 50
 
@@ -116,6 +117,13 @@ def product_delta(p: list[Fraction], q: list[Fraction], k: int, t: Fraction) -> 
         b = math.prod(q[y] for y in outputs)
         total += max(a - t * b, Fraction(0))
     return total
+
+
+def pair_delta(p: list[Fraction], q: list[Fraction], k: int, t: Fraction, rate: Fraction | None = None) -> Fraction:
+    """The larger :func:`product_delta` over both orders of the pair (P, Q), or with ``rate`` of the Poisson-subsampled
+    pairs ((1 - rate) Q + rate P, Q) and (Q, (1 - rate) Q + rate P) (Zhu, Dong, Wang, AISTATS 2022, Theorem 10)."""
+    first = p if rate is None else [(1 - rate) * b + rate * a for a, b in zip(p, q)]
+    return max(product_delta(first, q, k, t), product_delta(q, first, k, t))
 
 
 def product_epsilon(p: list[Fraction], q: list[Fraction], k: int, delta: Fraction) -> Fraction | None:
