@@ -28,6 +28,7 @@ import numpy as np
 
 from dpcert.accountant.loss_grid import LossGrid, Truncation
 from dpcert.accountant.shuffle_intervals import array_up, sum_upper, up
+from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.proofs.rounding import float_upper
 
 __all__ = ["ValueAtom", "positive_part_mean_upper"]
@@ -66,7 +67,7 @@ def positive_part_mean_upper(atoms: Sequence[ValueAtom], n: int, *, step: Fracti
     value of the sum, the value given to that mass.
     """
     if step <= 0 or (step.numerator & (step.numerator - 1)) or (step.denominator & (step.denominator - 1)):
-        raise ValueError("step must be a power of two")
+        raise InvalidParameterError(f"step must be a power of two (1/2^m or 2^m). Got {step}")
     cells = _spread(atoms, step)
     first, last = min(cells), max(cells)
     masses = np.zeros(last - first + 1)

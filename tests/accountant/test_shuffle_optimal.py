@@ -216,3 +216,10 @@ def test_a_randomizer_with_several_kinds_of_pairs_is_never_below_the_brute_force
     low, _ = shuffle_oracle.log_enclosure(shuffle_oracle.shuffled_worst_s(exact, 4, Fraction(1, 20)))
     row = shuffle_bound("optimal", sympy.log(4), 4, sympy.Rational(1, 20), randomizer=spec)
     assert row.valid and row.upper >= float(low)
+
+
+@pytest.mark.parametrize("step", [Fraction(3, 8), Fraction(0), Fraction(-1, 4)])
+def test_positive_part_mean_takes_only_power_of_two_steps(step):
+    atoms = [ValueAtom((Fraction(1), Fraction(1)), (Fraction(1), Fraction(1)))]
+    with pytest.raises(InvalidParameterError, match="step must be a power of two"):
+        positive_part_mean_upper(atoms, 2, step=step, tilt=0.0, tail=1e-30, cap=2.0)
