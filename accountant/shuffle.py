@@ -15,8 +15,9 @@ Result names (:data:`SHUFFLE_METHODS`):
 ``blanket-hoeffding``  Balle, Bell, Gascon, Nissim (CRYPTO 2019), Hoeffding
 ``blanket-bennett``    Balle, Bell, Gascon, Nissim (CRYPTO 2019), Bennett
 ``optimal``            the blanket decomposition's mean itself, certified (k-ary randomized response or a finite
-                       ``randomizer``; Su, Cheng, Wang, S&P 2026: the best decomposition bound); with the exact row's
-                       lower end where known.
+                       ``randomizer``; Su, Cheng, Wang, S&P 2026: the best decomposition bound; k omitted: the
+                       clone decomposition's worst case, never above fmt21-numeric); with the exact row's lower
+                       end where known (k omitted: binary randomized response's exact eps).
                        Seconds: in a run of every method only up to n = 2000, by name up to 10^6
 ``imola-thm4.3``       Imola, Roy Chowdhury, Chaudhuri, Theorem 4.3 (metric DP, ||v||_0 changed items)
 ``exact``              the exact eps of shuffled k-ary randomized response (small n; a lower bound for k
@@ -219,9 +220,10 @@ def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None, sampling:
                                   "ask for --method optimal")
     if randomizer is not None:
         return blanket_optimal(x.eps0, x.n, x.delta, None, randomizer=randomizer, sampling=sampling)
-    exact = x.k is not None and x.n <= MAX_EXACT_RR_N and sampling in (None, 1)
-    lower = exact_truth(x.eps0, x.n, x.delta, k=x.k) if exact else None
-    return blanket_optimal(x.eps0, x.n, x.delta, x.k, sampling=sampling, lower=lower)
+    every_user = sampling in (None, 1)
+    lower = exact_truth(x.eps0, x.n, x.delta, k=x.k) if x.n <= MAX_EXACT_RR_N and every_user else None
+    clone = fmt21_numeric(x.eps0, x.n, x.delta) if x.k is None and every_user else None
+    return blanket_optimal(x.eps0, x.n, x.delta, x.k, sampling=sampling, lower=lower, clone=clone)
 
 
 def _within_eps0(row: BoundResult, cap: sympy.Expr) -> BoundResult:
@@ -264,7 +266,7 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
             l0). With l0 > 1 the other bounds (one changed user) are reported invalid.
         assume_stronger_clones: use FMT 2023 for a randomizer other than randomized response (recorded).
         randomizer: ``optimal`` for this finite randomizer (``NAME:param=value,...`` of the catalogue, eps0-LDP)
-            instead of k-ary randomized response; not with k.
+            instead of k-ary randomized response (or, with neither, any eps0-LDP randomizer); not with k.
         sampling: ``optimal`` with each user reporting with this probability (a rational in [10^-6, 1]).
 
     Returns:

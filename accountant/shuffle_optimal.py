@@ -20,7 +20,8 @@ k-RR, rho = 1/Z everywhere and, with E = e^eps0 and T = e^eps, G takes the value
 
 for every ordered pair (x, x'), which are all alike. A finite randomizer's outputs are grouped into kinds (the same
 mu_x(y), mu_x'(y), rho(y)) and its ordered pairs into classes with the same kinds (:func:`rows_variables`); the
-largest eps over the classes is the answer. Exact check (the test suite): binary randomized response,
+largest eps over the classes is the answer. For any eps0-LDP randomizer (none named), :func:`clone_variable` is the
+worst case of the clone decomposition (FMT 2021), which the fmt21-numeric row evaluates by its clone sums too. Exact check (the test suite): binary randomized response,
 E = 4, T = 2, n = 5 gives 513/3125, and the exact worst case over the other users' bits is 512/3125.
 
 **Certified.** The mean is bounded from above by :func:`~dpcert.accountant.iid_sums.positive_part_mean_upper`
@@ -148,6 +149,17 @@ def krr_variable(eps0: sympy.Expr, k: int) -> BlanketVariable:
     kinds = [(high, low, 1), (low, high, 1)] + ([(low, low, k - 2)] if k > 2 else [])
     return BlanketVariable(tuple(kv[0] for kv in kinds), tuple(kv[1] for kv in kinds), tuple(low for _ in kinds),
                            tuple(kv[2] for kv in kinds), _enclosed((sympy.exp(eps0) - 1) / z))
+
+
+def clone_variable(eps0: sympy.Expr) -> BlanketVariable:
+    """Any eps0-LDP randomizer, the worst case: with E = e^eps0 every mu_z is >= gamma omega for gamma = 1/E and
+    omega = (mu_x + mu_x') / 2 (FMT's clones: Feldman, McMillan and Talwar, FOCS 2021), and mu_x / omega = 1 + u,
+    mu_x' / omega = 1 - u with E_omega[u] = 0 and |u| <= (E - 1) / (E + 1). G = E ((1 - T) + (1 + T) u) is linear
+    in u, so the two-point u = +-(E - 1) / (E + 1) (each with probability 1/2) is the largest in the convex order,
+    hence gives the largest mean: two outputs with rho = 1/(2E), mu_x = (E, 1) / (E + 1), mu_x' = (1, E) / (E + 1)."""
+    e = sympy.exp(eps0)
+    high, low, rho = _enclosed(e / (e + 1)), _enclosed(1 / (e + 1)), _enclosed(1 / (2 * e))
+    return BlanketVariable((high, low), (low, high), (rho, rho), (1, 1), _enclosed(1 - 1 / e))
 
 
 def rows_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[BlanketVariable]:
@@ -326,13 +338,13 @@ def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy
 
 
 def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, *, randomizer: str | None = None,
-                    sampling: sympy.Rational | None = None, lower: BoundResult | None = None) -> BoundResult:
-    """The ``optimal`` shuffle row for k-RR or a finite ``randomizer`` SPEC, each user reporting with probability
-    ``sampling`` (validated arguments; ``lower``: the exact row, whose lower end becomes this row's)."""
-    if k is None and randomizer is None:
-        return invalid("optimal", "the blanket bound is evaluated for a named randomizer: give k (k-ary randomized "
-                                  "response) or randomizer=NAME:param=value,...; for any eps0-LDP randomizer use "
-                                  "fmt21-numeric")
+                    sampling: sympy.Rational | None = None, lower: BoundResult | None = None,
+                    clone: BoundResult | None = None) -> BoundResult:
+    """The ``optimal`` shuffle row for k-RR, a finite ``randomizer`` SPEC, or (both None) any eps0-LDP randomizer
+    (:func:`clone_variable`), each user reporting with probability ``sampling`` (validated arguments). ``lower``: a
+    row whose lower end is a certified lower bound on the true eps (the exact row), which becomes this row's;
+    ``clone``: for any eps0-LDP randomizer, the fmt21-numeric row, a rigorous evaluation of the same mean by its
+    clone sums (without sampling), whose upper end is taken where it is smaller."""
     if n > MAX_OPTIMAL_N:
         return invalid("optimal", f"n = {n} > {MAX_OPTIMAL_N}: beyond the evaluated range")
     if eps0 > MAX_OPTIMAL_EPS0:
@@ -341,14 +353,16 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
     if randomizer is not None:
         label, rows = randomizer_rows(randomizer, eps0)
         variables = rows_variables(rows)
-    else:
+    elif k is not None:
         if k > MAX_OPTIMAL_K:
             return invalid("optimal", f"k = {k} > {MAX_OPTIMAL_K}: beyond the evaluated range")
         label, variables = f"{k}-ary randomized response", [krr_variable(eps0, k)]
+    else:
+        label, variables = "any eps0-LDP randomizer (the clone decomposition's worst case)", [clone_variable(eps0)]
     if sampling is not None and sampling != 1:
         rate = Fraction(int(sampling.p), int(sampling.q))
         variables = [v.sampled(rate) for v in variables]
-        label, lower = f"{label}, users sampled at rate {sampling}", None  # the exact row is for every user reporting
+        label, lower, clone = f"{label}, users sampled at rate {sampling}", None, None  # those rows: every user reports
     if len(variables) > MAX_PAIR_CLASSES:
         return invalid("optimal", f"{label}: {len(variables)} kinds of input pairs > {MAX_PAIR_CLASSES}: beyond the "
                                   "evaluated range")
@@ -360,15 +374,21 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
                    for v, point in zip(variables, points))
 
     # the largest point, else the point beyond which every G <= 0 (the mean is 0 there)
-    upper = next((eps for eps in (max(points), max(v.eps_max for v in variables)) if holds(eps)), None)
-    if upper is None:
+    found = next((eps for eps in (max(points), max(v.eps_max for v in variables)) if holds(eps)), None)
+    if found is None:
         return invalid("optimal", f"{label}: no eps certified for every kind of input pair")
+    upper = sympy.Rational(found)
     note = (f"{label}: the blanket decomposition's mean, certified (bisection to 1e-4 relative; the largest over "
             f"{len(variables)} kind(s) of input pairs)")
+    if clone is not None and clone.certified_upper is not None and clone.certified_upper < upper:
+        upper = clone.certified_upper
+        note = f"{label}: the same mean by FMT's clone sums (fmt21-numeric), smaller than its grid evaluation here"
     low = lower.lower if lower is not None and lower.lower is not None else None
     if low is None:
-        return interval_result("optimal", sympy.Rational(upper), sympy.Rational(upper),
-                               f"{note}; an upper bound (no lower bound within reach of the exact row)")
-    return interval_result("optimal", sympy.Rational(min(low, upper)), sympy.Rational(upper),
-                           f"{note}; the lower end is the exact row's (a certified lower bound on the true eps)",
+        return interval_result("optimal", upper, upper, f"{note}; an upper bound (no lower bound within reach of the "
+                                                        "exact row)")
+    what = ("the exact eps of binary randomized response, one eps0-LDP randomizer" if k is None and randomizer is None
+            else "the exact row's")
+    return interval_result("optimal", sympy.Rational(min(low, float_lower(upper))), upper,
+                           f"{note}; the lower end is {what} (a certified lower bound on the true eps)",
                            bounds="exact")
