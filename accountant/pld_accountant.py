@@ -82,6 +82,11 @@ class _Plan:
         return dataclasses.replace(self, step=self.finest)
 
 
+def _relative_gap(gap: object) -> float:
+    """The relative gap a query aims at, validated (any exact number in GAP_RANGE: 1e-3, 1/1000)."""
+    return float(require_real("gap", gap, low=GAP_RANGE[0], high=GAP_RANGE[1]))
+
+
 @dataclass(frozen=True)
 class NumericalComposition:
     """A sequence of mechanisms (each with its repeat count) under a neighbour relation."""
@@ -154,7 +159,7 @@ class NumericalComposition:
 
     def _plan(self, *, delta: float | None = None, eps: float | None = None, gap: object) -> _Plan:
         """The grid step, tilt and tails for a query (any choice is sound; these aim at the gap asked for)."""
-        gap = float(require_real("gap", gap, low=GAP_RANGE[0], high=GAP_RANGE[1]))
+        gap = _relative_gap(gap)
         orders = np.geomspace(1e-3, MAX_TILT, 81)
         worst, tilt, low, high = -math.inf, 0.0, math.inf, -math.inf
         for moment, mean, spread, span in self._survey(orders).values():
@@ -240,7 +245,7 @@ class NumericalComposition:
             return self._evaluate(plan, lambda grid: grid.delta(eps_low), lambda grid: grid.delta(eps_value))
 
         plan = self._plan(eps=eps_value, gap=gap)
-        relative = float(gap)
+        relative = _relative_gap(gap)
         lower, upper, plan = self._refine(plan, evaluate, lambda upper: relative * upper)
         return self._result(lower, upper, "probability", plan, time.perf_counter() - started, f"delta at eps = {eps}")
 
@@ -257,7 +262,7 @@ class NumericalComposition:
                                   lambda grid: _epsilon_upper(grid, target_low))
 
         plan = self._plan(delta=target_low, gap=gap)
-        relative = float(gap)
+        relative = _relative_gap(gap)
         lower, upper, plan = self._refine(plan, evaluate, lambda upper: relative * max(upper, 1e-3))
         return self._result(lower, upper, "eps", plan, time.perf_counter() - started, f"eps at delta = {delta}")
 

@@ -95,7 +95,7 @@ def _bracket(ok, point, parameter: str, side: str, low: float, high: float) -> t
     while True:
         y = towards_feasible(x)
         if y == x:
-            raise InvalidParameterError(f"the target is not reached even at {parameter} = {point(x)} "
+            raise InvalidParameterError(f"target_eps is not reached even at {parameter} = {point(x)} "
                                         f"(the end of the searched range)")
         if ok(point(y)):
             return y, x

@@ -24,6 +24,7 @@ the fraction m/n of a batch sampled without replacement under substitution. ``co
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import sympy
@@ -120,16 +121,34 @@ def top_level_split(text: str, *, separator: str = ",") -> list[str]:
     return parts
 
 
+_PARAMETER = re.compile(r"[A-Za-z_]\w*\s*=")
+
+
+def _count_star(text: str) -> int | None:
+    """Where the repeat count's '*' is: the last single '*' (not part of a power '**', or the last character)
+    outside brackets in the last parameter's value (or after the name); so a product inside a value needs
+    parentheses: eps=(log(3)*2)."""
+    starts = [match.end() for match in _PARAMETER.finditer(text)]
+    begin = starts[-1] if starts else text.find(":") + 1
+    depth, found = 0, None
+    for position in range(begin, len(text)):
+        char = text[position]
+        depth += (char in "([{") - (char in ")]}")
+        alone = "*" not in (text[position - 1], text[position + 1:position + 2]) or position == len(text) - 1
+        if char == "*" and depth == 0 and alone:
+            found = position
+    return found
+
+
 def parse_spec(text: str) -> tuple[str, dict[str, str], int]:
     """``NAME:param=value,...*count`` -> (name, raw parameters, count)."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidParameterError(f"SPEC must be NAME:param=value,...[*count]. Got {text!r}")
     text = text.strip()
     count = 1
-    head, star, tail = text.rpartition("*")
-    # a trailing *K is the repeat count; a '*' inside a value needs parentheses: eps=(log(3)*2)
-    if star and not head.endswith("*") and head.count("(") == head.count(")") and not any(c in tail for c in "=,"):
-        text, count = head, require_int("count", tail.strip(), minimum=1, maximum=MAX_COUNT)
+    star = _count_star(text)
+    if star is not None:
+        text, count = text[:star], require_int("count", text[star + 1:].strip(), minimum=1, maximum=MAX_COUNT)
     name, _, body = text.partition(":")
     name = name.strip()
     raw: dict[str, str] = {}

@@ -90,7 +90,10 @@ def _calibrate(specs: tuple[str, ...], delta: str | None, target_eps: str | None
         raise InvalidParameterError(f"calibration needs --delta D, --target-eps E and one '?' in a SPEC. Got "
                                     f"--target-eps {target_eps} with SPECs {' '.join(specs)!r}")
     require_real("target-eps", target_eps, low=0, high=10**4, low_open=True)  # the range calibrate() answers
-    found = calibrate(list(specs), target_eps, delta, neighbours=neighbours)
+    try:
+        found = calibrate(list(specs), target_eps, delta, neighbours=neighbours)
+    except InvalidParameterError as error:  # the accountant's target_eps is this command's --target-eps
+        raise InvalidParameterError(str(error).replace("target_eps", f"--target-eps {target_eps}", 1)) from error
     table = Table(title=f"calibrate {' '.join(specs)}: eps(delta = {delta}) <= {target_eps}")
     for column in ("parameter", "value", "certified eps", "next value (fails)", "evaluations"):
         table.add_column(column, overflow="fold")

@@ -289,6 +289,34 @@ def test_spec_values_may_hold_commas_inside_brackets():
         "membership-query", {"N": "3", "A": "[[0, 1], [2, 0]]", "pair": "0/1"}, 2)
 
 
+@pytest.mark.parametrize(("text", "parsed"), [
+    ("gaussian:sigma=2*3", ("gaussian", {"sigma": "2"}, 3)),
+    ("k-rr:k=3,eps=log(3)*2", ("k-rr", {"k": "3", "eps": "log(3)"}, 2)),  # a product in a value needs brackets
+    ("k-rr:eps=(log(3)*2),k=3*4", ("k-rr", {"eps": "(log(3)*2)", "k": "3"}, 4)),
+    ("k-rr:eps=log(3)*2,k=3", ("k-rr", {"eps": "log(3)*2", "k": "3"}, 1)),  # not the last value: no count there
+    ("laplace:b=2,q=2**10*3", ("laplace", {"b": "2", "q": "2**10"}, 3)),  # a power is not the count's '*'
+])
+def test_spec_repeat_count_is_the_last_single_star_of_the_last_value(text, parsed):
+    from dpcert.accountant.pld_spec import parse_spec
+
+    assert parse_spec(text) == parsed
+
+
+@pytest.mark.parametrize("text", ["laplace:b=2,q=1/10*1,2", "laplace:b=2,q=1/10*=", "laplace:b=2,q=1/10**",
+                                  "laplace:b=2,q=1/10*2**40"])
+def test_a_bad_repeat_count_names_count(text):
+    """Found by the command-line fuzz: each of these once named q (or a stray parameter) instead of count."""
+    from dpcert.accountant.pld_spec import parse_spec
+
+    with pytest.raises(InvalidParameterError, match="count must be an integer"):
+        parse_spec(text)
+
+
+def test_the_gap_may_be_any_exact_number():
+    """Found by the command-line fuzz: --gap 1/2 raised a raw ValueError after it had been validated."""
+    assert compose(["gaussian:sigma=2*3"]).epsilon("1e-6", gap="1/2").valid
+
+
 def test_approximate_dp_composition_is_tight_against_kov():
     """k-fold (eps, delta0)-DP: the enclosure contains Kairouz-Oh-Viswanath's exact eps (50-digit oracle,
     tests/oracles/composition.py) and is within 10^-4 of it. The top atom's mass exceeds delta here, so Chernoff's
