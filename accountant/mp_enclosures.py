@@ -8,18 +8,29 @@ Every function rounds outward: an interval contains the exact value, and a float
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import sympy
 from mpmath.ctx_iv import MPIntervalContext
 
-__all__ = ["exact_interval", "float_enclosure", "interval_ends", "log2_inverse"]
+__all__ = ["exact_interval", "float_enclosure", "interval_ends", "interval_fractions", "log2_inverse"]
 
 
 def interval_ends(x) -> tuple[mpmath.mpf, mpmath.mpf]:
     """The exact end points of an mpmath interval, as mpf numbers."""
     a, b = x._mpi_
     return mpmath.mp.make_mpf(a), mpmath.mp.make_mpf(b)
+
+
+def interval_fractions(x) -> tuple[Fraction, Fraction]:
+    """The exact end points of a finite mpmath interval, as Fractions."""
+    def exact(end: mpmath.mpf) -> Fraction:
+        man, exp = end.man_exp
+        return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+    lo, hi = interval_ends(x)
+    return exact(lo), exact(hi)
 
 
 def exact_interval(ctx: MPIntervalContext, value: sympy.Expr):

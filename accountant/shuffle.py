@@ -66,7 +66,8 @@ from dpcert.accountant.shuffle_exact import (
     krr_pair_enclosure,
     krr_worst_case_cost,
 )
-from dpcert.accountant.shuffle_optimal import blanket_optimal, randomizer_rows
+from dpcert.accountant.blanket_variables import randomizer_variables
+from dpcert.accountant.shuffle_optimal import blanket_optimal
 from dpcert.accountant.shuffle_numeric import (
     CloneDelta,
     clone_delta,
@@ -137,8 +138,10 @@ SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
     ("l1", "imola-thm4.3: total distance ||v||_1 <= l0 of the changed items (default l0)", None),
     ("assume_stronger_clones", "opt in to FMT 2023 for a randomizer other than randomized response", False),
     ("randomizer", "optimal: the local randomizer, a finite mechanism of `dpcert mechanisms` as NAME:param=value,... "
-                   "(eps0-LDP, every output possible under every input), or several joined by & (joint: each user "
-                   "reports all) or | (parallel: each user runs one, chosen uniformly); instead of k", None),
+                   "(eps0-LDP, every output possible under every input), or a named one at eps0: k-rr:k=K, oue:k=K, "
+                   "rappor:D=D, blh:D=D, hadamard:k=K, laplace; or several joined by & (joint: each user reports all; "
+                   "with a named part each of m parts at eps0/m) or | (parallel: each user runs one, chosen "
+                   "uniformly); instead of k", None),
     ("sampling", "optimal: each user reports with this probability, a rational in [10^-6, 1] (Poisson sampling of users "
                  "before the shuffler; the other rows stay valid, as sampling is post-processing)", None),
 )
@@ -279,7 +282,7 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
     if randomizer is not None:
         if x.k is not None:
             raise InvalidParameterError("randomizer: give either k or randomizer, not both")
-        randomizer_rows(randomizer, x.eps0)  # bad input is reported whatever the methods asked for
+        randomizer_variables(randomizer, x.eps0)  # bad input is reported whatever the methods asked for
     rate = None if sampling is None else require_real("sampling", sampling, low=SAMPLING_MIN, high=1)
     if rate is not None and not rate.is_Rational:
         raise InvalidParameterError(f"sampling must be a rational number in [10^-6, 1]. Got {sampling}")

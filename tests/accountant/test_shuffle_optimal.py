@@ -20,15 +20,8 @@ from hypothesis import strategies as st
 
 from dpcert.accountant.iid_sums import ValueAtom, positive_part_mean_upper
 from dpcert.accountant.shuffle import shuffle_bound, shuffle_family
-from dpcert.accountant.shuffle_optimal import (
-    MAX_OPTIMAL_N,
-    blanket_delta_upper,
-    blanket_optimal,
-    clone_variable,
-    krr_variable,
-    randomizer_rows,
-    rows_variables,
-)
+from dpcert.accountant.blanket_variables import clone_variable, krr_variable, randomizer_rows, rows_variables
+from dpcert.accountant.shuffle_optimal import MAX_OPTIMAL_N, blanket_delta_upper, blanket_optimal
 from dpcert.mechanisms.parameters import InvalidParameterError
 from oracles import shuffle as shuffle_oracle
 

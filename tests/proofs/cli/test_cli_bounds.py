@@ -154,3 +154,18 @@ def test_simulate_with_too_few_users_fails_to_recover(capsys):
     code, out, _ = run(capsys, "simulate", "maxsense", "--param", "N=40", "--param", "U=500", "--param", "w=2",
                        "--param", "eps=2", "--seed", "1", "--json")
     assert code == 0 and json.loads(out)["exact_recovery"] is False
+
+
+@pytest.mark.parametrize("spec", ["oue:k=1", "blh", "k-rr:k=3&oue:k=4", "laplace:b=1"])
+def test_bad_named_shuffle_randomizer_is_one_line_and_exit_2(capsys, spec):
+    code, out, err = run(capsys, "bound", "shuffle", "--param", "eps0=1", "--param", "n=100", "--param", "delta=1e-6",
+                         "--method", "optimal", "--param", f"randomizer={spec}")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith("dpcert: error: randomizer")
+
+
+def test_named_shuffle_randomizer_json(capsys):
+    code, out, _ = run(capsys, "bound", "shuffle", "--param", "eps0=1", "--param", "n=1000", "--param", "delta=1e-6",
+                       "--method", "optimal", "--param", "randomizer=blh:D=10", "--json")
+    (row,) = json.loads(out)["results"]
+    assert code == 0 and row["valid"] and "binary local hashing" in row["note"] and 0 < row["upper"] < 1

@@ -33,6 +33,7 @@ from conftest import write_synthetic_social_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dpcert.accountant.blanket_variables import NAMED_RANDOMIZERS
 from dpcert.accountant.catalog import BOUND_FAMILIES, CALIBRATIONS
 from dpcert.accountant.pld_spec import BUILT_IN
 from dpcert.mechanisms.catalog import CATALOG
@@ -222,6 +223,9 @@ def _all_slots(tmp_png: str) -> list[Slot]:
         slots += _slots(argv, [p.name for p in family.parameters])
         slots.append(Slot(argv, "option", "--method"))
     slots.append(Slot(("bound", "shuffle", *_params(**_BOUNDS["shuffle"])), "argument", "family"))
+    optimal = ("bound", "shuffle", *_params(eps0="1", n="1000", delta="1e-6"), "--method", "optimal", "--param")
+    for name, (parameters, _) in NAMED_RANDOMIZERS.items():  # a named randomizer's own parameters
+        slots += [Slot((*optimal, f"randomizer={name}:{p}={{value}}"), "spec", p) for p in parameters]
     calibrate = ("calibrate", "shuffle", *_params(target_eps="1/10", n="1e5", delta="1e-6"))
     slots += _slots(calibrate, [p.name for p in CALIBRATIONS["shuffle"].parameters])
     slots.append(Slot(calibrate, "option", "--method"))
@@ -324,6 +328,10 @@ def test_every_catalogued_parameter_is_fuzzed():
     in_specs = {(s.argv[1].partition(":")[0], s.name) for s in SLOTS if s.kind == "spec"}
     for name, parameters in BUILT_IN.items():
         assert all((name, p) in in_specs for p in (*parameters, "count")), name
+    in_randomizers = {(s.argv[-1].removeprefix("randomizer=").partition(":")[0], s.name) for s in SLOTS
+                      if s.kind == "spec" and s.argv[1] == "shuffle"}
+    for name, (parameters, _) in NAMED_RANDOMIZERS.items():
+        assert all((name, p) in in_randomizers for p in parameters), name
 
 
 @pytest.mark.parametrize("answer", [

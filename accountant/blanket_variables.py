@@ -1,0 +1,490 @@
+"""The blanket variable G of a local randomizer, for the ``optimal`` shuffle row: from a finite mechanism's pmf,
+from the closed-form laws of the named randomizers, or composed in the shuffle model.
+
+Balle, Bell, Gascon and Nissim (CRYPTO 2019) write every output law as mu_z = gamma omega + (1 - gamma) nu_z with
+the blanket rho(y) = min_z mu_z(y) and gamma = sum_y rho(y). For an ordered pair of inputs (x, x'),
+
+    G = (mu_x(y) - e^eps mu_x'(y)) / rho(y) with probability rho(y) (y with rho(y) > 0), 0 with probability 1 - gamma,
+
+and delta(eps) <= (1/n) E[(G_1 + ... + G_n)_+] (:mod:`dpcert.accountant.shuffle_optimal`). Outputs with the same
+(mu_x(y), mu_x'(y), rho(y)) are one *kind*; a :class:`BlanketVariable` holds each kind's exact rational enclosures.
+The bound holds for any rho with mu_z >= rho for every input z (a smaller blanket only loosens it).
+
+**Named randomizers** (``randomizer=NAME:param=value,...`` without ``eps``: the randomizer is eps0-LDP by its
+construction at the row's eps0; E = e^eps0, T = e^eps):
+
+- ``k-rr:k=K``: k-ary randomized response (:func:`krr_variable`).
+- ``oue:k=K`` and ``rappor:D=D``: unary encoding, one bit per value; optimised (the value's bit 1 with probability
+  1/2, the others with 1/(E + 1); Wang et al., USENIX Security 2017) or symmetric, basic one-time RAPPOR without
+  Bloom hashing (each bit kept with probability s/(s + 1), s = e^(eps0/2); Erlingsson, Pihur, Korolova, CCS 2014)
+  (:func:`unary_variable`).
+- ``blh:D=D``: binary local hashing: h drawn uniformly from all functions {0..D-1} -> {0, 1}, reported with h(x)
+  under binary randomized response (Bassily and Smith, STOC 2015) (:func:`blh_variable`).
+- ``hadamard:k=K``: Hadamard response, from the catalogue's pmf (``hadamard-response``).
+- ``laplace``: a bit x in {0, 1} released as x + Laplace(1/eps0) (:func:`laplace_variable`: the continuous G
+  enclosed cell by cell and taken at each cell's top, so the bound stays an upper bound).
+
+Any other NAME is a finite mechanism of the catalogue with its parameters, eps among them (:func:`randomizer_rows`).
+Joined by ``&`` (joint composition: each user reports all of them on the same input, one tuple) or ``|`` (parallel
+composition: each user runs one, chosen uniformly, and the report says which): for catalogue mechanisms from the
+pmf of the composition (the exact blanket); with a named randomizer among them, from the variables
+(:func:`joint_variable`, the product of the blankets: valid, and no larger than the product's own;
+:func:`mixture_variable`, exact), each component with one kind of input pair. The whole randomizer is eps0-LDP
+either way: in a joint composition with a named randomizer each of the m parts runs at (named) or is checked
+against (catalogue) eps0/m; in a parallel one each part at eps0.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import sympy
+
+from dpcert.accountant.iid_sums import ValueAtom
+from dpcert.accountant.mp_enclosures import interval_fractions
+from dpcert.accountant.pld_spec import parse_spec, top_level_split
+from dpcert.accountant.shuffle_intervals import enclose, iv_evaluate, iv_exact, up
+from dpcert.mechanisms.base import FiniteMechanism
+from dpcert.mechanisms.catalog import make_mechanism
+from dpcert.mechanisms.mp_contexts import interval_context
+from dpcert.mechanisms.parameters import InvalidParameterError, decided_sign, require_int
+
+__all__ = [
+    "LAPLACE_CELLS",
+    "MAX_KINDS",
+    "MAX_OPTIMAL_K",
+    "MAX_RANDOMIZER_INPUTS",
+    "MAX_RANDOMIZER_OUTPUTS",
+    "NAMED_RANDOMIZERS",
+    "BlanketVariable",
+    "blh_variable",
+    "clone_variable",
+    "joint_variable",
+    "krr_variable",
+    "laplace_variable",
+    "mixture_variable",
+    "randomizer_rows",
+    "randomizer_variables",
+    "rows_variables",
+    "unary_variable",
+]
+
+MAX_OPTIMAL_K = 1000
+"""Largest k of k-ary randomized response evaluated (a large k leaves a tiny blanket share on each symbol)."""
+
+MAX_UNARY_K = 10**6
+"""Largest k of unary encoding (``oue``, ``rappor``): its variable has five kinds whatever k."""
+
+MAX_BLH_DOMAIN = 1000
+"""Largest domain of binary local hashing (its variable has five kinds whatever D)."""
+
+MIN_LAPLACE_EPS0 = sympy.Rational(1, 10**6)
+"""Smallest eps0 of ``laplace`` (below, its cells' masses are not resolved)."""
+
+MAX_RANDOMIZER_INPUTS, MAX_RANDOMIZER_OUTPUTS = 64, 4096
+"""The largest finite randomizer taken from its pmf (its pairs of inputs are grouped into kinds first)."""
+
+MAX_KINDS = 20000
+"""The most kinds of output a composed variable may have."""
+
+LAPLACE_CELLS = 512
+"""Cells per half of the Laplace randomizer's blanket (geometric in the likelihood ratio)."""
+
+
+@dataclass(frozen=True)
+class BlanketVariable:
+    """G for one ordered pair (x, x'): per kind of output y with rho(y) > 0, enclosures of mu_x(y), mu_x'(y) and
+    rho(y) and how many outputs share them; G = (mu_x(y) - e^eps mu_x'(y)) / rho(y) with probability rho(y) each,
+    and 0 with probability 1 - gamma (``rest``)."""
+
+    p: tuple[tuple[Fraction, Fraction], ...]
+    q: tuple[tuple[Fraction, Fraction], ...]
+    rho: tuple[tuple[Fraction, Fraction], ...]
+    count: tuple[int, ...]
+    rest: tuple[Fraction, Fraction]
+
+    def atoms(self, eps: Fraction) -> list[ValueAtom]:
+        """G's atoms at eps, values and masses as exact rational enclosures."""
+        t_lo, t_hi = (Fraction(x) for x in enclose(sympy.exp(sympy.Rational(eps.numerator, eps.denominator))))
+        atoms = [ValueAtom((Fraction(0), Fraction(0)), self.rest)]
+        for (p_lo, p_hi), (q_lo, q_hi), (r_lo, r_hi), c in zip(self.p, self.q, self.rho, self.count):
+            top, bottom = p_hi - t_lo * q_lo, p_lo - t_hi * q_hi  # the numerator's ends; rho > 0
+            atoms.append(ValueAtom((bottom / (r_hi if bottom >= 0 else r_lo), top / (r_lo if top >= 0 else r_hi)),
+                                   (c * r_lo, c * r_hi)))
+        return atoms
+
+    def floats(self, eps: float) -> tuple[np.ndarray, np.ndarray]:
+        """G's values and probabilities at eps in floats (a guide only)."""
+        # the ratios to rho in Fractions: a mass may lie below the floats (unary encoding's all-ones output)
+        p_over_r = np.array([float(p[1] / r[1]) for p, r in zip(self.p, self.rho)])
+        q_over_r = np.array([float(q[1] / r[1]) for q, r in zip(self.q, self.rho)])
+        masses = np.array([float(r[1] * c) for r, c in zip(self.rho, self.count)])
+        return np.append(p_over_r - math.exp(eps) * q_over_r, 0.0), np.append(masses, float(self.rest[1]))
+
+    def sampled(self, rate: Fraction) -> BlanketVariable:
+        """The variable when each user reports only with probability ``rate`` (Poisson sampling of users before the
+        shuffler; a user left out sends the void report, equally likely under every input): every output's
+        probabilities and rho scale by the rate, and the void output joins with mu = rho = 1 - rate, G = 1 - e^eps."""
+        def scaled(part: tuple[tuple[Fraction, Fraction], ...]) -> tuple[tuple[Fraction, Fraction], ...]:
+            return tuple((rate * lo, rate * hi) for lo, hi in part) + ((1 - rate, 1 - rate),)
+
+        return BlanketVariable(scaled(self.p), scaled(self.q), scaled(self.rho), self.count + (1,),
+                               (rate * self.rest[0], rate * self.rest[1]))
+
+    @property
+    def eps_max(self) -> float:
+        """A float above max_y ln(mu_x(y) / mu_x'(y)): at eps beyond it every G <= 0 (for rho(y) > 0: q > 0)."""
+        # log1p of the exact excess over 1, so a ratio within 10^-12 of 1 keeps its digits
+        return max(up(math.log1p(float(p[1] / q[0] - 1)) * (1 + 1e-12) + 1e-300) for p, q in zip(self.p, self.q))
+
+
+def _enclosed(value: sympy.Expr) -> tuple[Fraction, Fraction]:
+    lo, hi = enclose(value)
+    return Fraction(lo), Fraction(hi)
+
+
+def krr_variable(eps0: sympy.Expr, k: int) -> BlanketVariable:
+    """k-RR: rho = 1/Z on every output; the output x (mu_x = e^eps0 / Z, mu_x' = 1/Z), x' (1/Z, e^eps0 / Z) and
+    k - 2 others (1/Z, 1/Z); gamma = k/Z."""
+    z = k - 1 + sympy.exp(eps0)
+    high, low = _enclosed(sympy.exp(eps0) / z), _enclosed(1 / z)
+    kinds = [(high, low, 1), (low, high, 1)] + ([(low, low, k - 2)] if k > 2 else [])
+    return BlanketVariable(tuple(kv[0] for kv in kinds), tuple(kv[1] for kv in kinds), tuple(low for _ in kinds),
+                           tuple(kv[2] for kv in kinds), _enclosed((sympy.exp(eps0) - 1) / z))
+
+
+def clone_variable(eps0: sympy.Expr) -> BlanketVariable:
+    """Any eps0-LDP randomizer, the worst case: with E = e^eps0 every mu_z is >= gamma omega for gamma = 1/E and
+    omega = (mu_x + mu_x') / 2 (FMT's clones: Feldman, McMillan and Talwar, FOCS 2021), and mu_x / omega = 1 + u,
+    mu_x' / omega = 1 - u with E_omega[u] = 0 and |u| <= (E - 1) / (E + 1). G = E ((1 - T) + (1 + T) u) is linear
+    in u, so the two-point u = +-(E - 1) / (E + 1) (each with probability 1/2) is the largest in the convex order,
+    hence gives the largest mean: two outputs with rho = 1/(2E), mu_x = (E, 1) / (E + 1), mu_x' = (1, E) / (E + 1)."""
+    e = sympy.exp(eps0)
+    high, low, rho = _enclosed(e / (e + 1)), _enclosed(1 / (e + 1)), _enclosed(1 / (2 * e))
+    return BlanketVariable((high, low), (low, high), (rho, rho), (1, 1), _enclosed(1 - 1 / e))
+
+
+def rows_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[BlanketVariable]:
+    """The blanket variables of a finite randomizer (rows: inputs, exact output probabilities, each output possible
+    under every input or under none), one per kind of ordered pair (x, x') whose outputs are alike up to order (a
+    symmetric randomizer has one kind)."""
+    ids: dict[sympy.Expr, int] = {}
+    table = [[ids.setdefault(sympy.sympify(v), len(ids)) for v in row] for row in rows]
+    values = list(ids)
+    floats = [float(v) for v in values]
+    enclosures = [_enclosed(v) for v in values]
+    rho = []
+    for column in zip(*table):
+        least = min(set(column), key=lambda i: floats[i])
+        for other in set(column):  # the float order decides unless two entries are within 1e-9: then exactly
+            if other != least and floats[other] <= floats[least] * (1 + 1e-9):
+                if decided_sign("randomizer", values[other] - values[least]) < 0:
+                    least = other
+        rho.append(least)
+    gamma = sympy.Add(*[values[r] for r in rho if values[r] != 0])
+    rest = _enclosed(1 - gamma)
+    classes: dict[tuple, BlanketVariable] = {}
+    for i, first in enumerate(table):
+        for j, second in enumerate(table):
+            if i == j:
+                continue
+            kinds: dict[tuple[int, int, int], int] = {}
+            for a, b, r in zip(first, second, rho):
+                if values[r] != 0:
+                    kinds[(a, b, r)] = kinds.get((a, b, r), 0) + 1
+            key = tuple(sorted(kinds.items()))
+            if key not in classes:
+                classes[key] = BlanketVariable(tuple(enclosures[a] for a, _, _ in kinds),
+                                               tuple(enclosures[b] for _, b, _ in kinds),
+                                               tuple(enclosures[r] for _, _, r in kinds), tuple(kinds.values()), rest)
+    return list(classes.values())
+
+
+
+
+def unary_variable(eps0: sympy.Expr, k: int, *, symmetric: bool) -> BlanketVariable:
+    """Unary encoding over k values (output: k bits, the value's bit 1 with probability a, every other bit 1 with
+    probability b): OUE (a = 1/2, b = 1/(E + 1)) or, ``symmetric``, SUE / basic RAPPOR (a = s/(s + 1),
+    b = 1/(s + 1), s = e^(eps0/2)).
+
+    mu_z(y) = base(y) r(y_z), base(y) = prod_j P(y_j | not the value), r(1) = a/b > 1 > r(0) = (1 - a)/(1 - b);
+    so rho(y) = base(y) r(0), except r(1) for the all-ones y. For a pair (x, x') the kinds are the bits (y_x, y_x')
+    and, for (1, 1), whether the other k - 2 bits are all ones; every pair is alike."""
+    if symmetric:
+        s = sympy.exp(eps0 / 2)
+        a, b = s / (s + 1), 1 / (s + 1)
+    else:
+        a, b = sympy.Rational(1, 2), 1 / (sympy.exp(eps0) + 1)
+    r1, r0 = a / b, (1 - a) / (1 - b)
+    b0 = 1 - b
+    # (base mass, r(y_x), r(y_x'), the blanket's r) per kind
+    kinds = [(b ** k, r1, r1, r1), (b * b0, r1, r0, r0), (b0 * b, r0, r1, r0), (b0 * b0, r0, r0, r0)]
+    if k > 2:
+        kinds.append((b ** 2 * (1 - b ** (k - 2)), r1, r1, r0))
+    return _kinds_variable([(w * rx, w * ry, w * rr) for w, rx, ry, rr in kinds])
+
+
+def blh_variable(eps0: sympy.Expr, domain: int) -> BlanketVariable:
+    """Binary local hashing over D = ``domain`` values: h uniform over all 2^D functions to {0, 1}, output (h, b)
+    with b = h(x) with probability E/(E + 1). rho(h, b) = 1/(2^D (E + 1)) unless h is constant (then mu_z(h, b) is
+    the same for every z). For a pair: the 2 constant h (G = 1 - T), the 2^(D-1) - 2 other h with h(x) = h(x')
+    (b = h(x): G = E (1 - T); else 1 - T) and the 2^(D-1) with h(x) != h(x') (G = E - T or 1 - T E)."""
+    e = sympy.exp(eps0)
+    size = sympy.Integer(2) ** domain
+    unit = 1 / (size * (e + 1))  # mu of a non-kept bit under one h
+    equal, unequal = sympy.Integer(2) ** (domain - 1) - 2, sympy.Integer(2) ** (domain - 1)
+    kinds = [(2 / size, 2 / size, 2 / size), (unequal * e * unit, unequal * unit, unequal * unit),
+             (unequal * unit, unequal * e * unit, unequal * unit)]
+    if equal > 0:
+        kinds += [(equal * e * unit, equal * e * unit, equal * unit), (equal * unit, equal * unit, equal * unit)]
+    return _kinds_variable(kinds)
+
+
+def laplace_variable(eps0: sympy.Expr, *, cells: int = LAPLACE_CELLS) -> BlanketVariable:
+    """A bit x in {0, 1} released as x + Laplace(1/eps0): mu_x(y) = (eps0/2) e^(-eps0 |y - x|), rho = min(mu_0,
+    mu_1), gamma = e^(-eps0/2). For the pair (0, 1) (the pair (1, 0) is its mirror y -> 1 - y): G = E - T on
+    y <= 0 and 1 - T E on y >= 1 (mass e^-eps0 / 2 each); on [0, 1/2] mu_0/rho = u = e^(eps0 (1 - 2y)) in [1, E],
+    mu_1 = rho, and the rho-mass where u lies in [u_a, u_b] is e^(-eps0/2) (u_a^-1/2 - u_b^-1/2) / 2; [1/2, 1]
+    mirrors it. Each half is cut into ``cells`` cells geometric in u, and on a cell G is taken anywhere in its
+    range [u_a - T, u_b - T] (the evaluation takes the top: rounded up)."""
+    context = interval_context(96)
+    e0 = iv_exact(context, eps0)
+    e = context.exp(e0)
+    e_lo, e_hi = interval_fractions(e)
+    half = interval_fractions(context.exp(-e0) / 2)
+    edges = sorted({Fraction(float(v)) for v in np.geomspace(1.0, float(e_lo), cells + 1)[1:-1]
+                    if 1 < Fraction(float(v)) < e_lo})
+    # cell ends in u: exact rationals, and E itself (as an interval) at the top
+    ends = [(context.mpf(1), Fraction(1))] + [(context.mpf(u.numerator) / u.denominator, u) for u in edges] + [(e, e_hi)]
+    scale = context.exp(-e0 / 2) / 2
+    kinds = [((Fraction(1, 2), Fraction(1, 2)), half, half), (half, (Fraction(1, 2), Fraction(1, 2)), half)]
+    for (a, a_lo), (b, b_hi) in zip(ends, ends[1:]):
+        w_lo, w_hi = interval_fractions(scale * (1 / context.sqrt(a) - 1 / context.sqrt(b)))
+        if w_lo <= 0:
+            raise InvalidParameterError(f"randomizer laplace: eps0 = {eps0} is too small for its cells")
+        ratio = ((a_lo * w_lo, b_hi * w_hi), (w_lo, w_hi), (w_lo, w_hi))
+        kinds += [ratio, (ratio[1], ratio[0], ratio[2])]
+    return BlanketVariable(tuple(kd[0] for kd in kinds), tuple(kd[1] for kd in kinds), tuple(kd[2] for kd in kinds),
+                           tuple(1 for _ in kinds), interval_fractions(1 - context.exp(-e0 / 2)))
+
+
+def _kinds_variable(kinds: Sequence[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]) -> BlanketVariable:
+    """A variable from its kinds' exact (mu_x, mu_x', rho) masses (each kind's total), gamma their rho's sum; the
+    enclosures from interval arithmetic (a mass such as b^k at k = 10^6 is far below the floats)."""
+    def enclosed(value: sympy.Expr) -> tuple[Fraction, Fraction]:
+        lo, hi = iv_evaluate(value)
+        return Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q))
+
+    gamma = sympy.Add(*(kd[2] for kd in kinds))
+    return BlanketVariable(tuple(enclosed(kd[0]) for kd in kinds), tuple(enclosed(kd[1]) for kd in kinds),
+                           tuple(enclosed(kd[2]) for kd in kinds), tuple(1 for _ in kinds), enclosed(1 - gamma))
+
+
+def _single_rows(spec: str) -> tuple[str, list[list[sympy.Expr]]]:
+    """(label, exact rows) of one catalogued finite mechanism ``NAME:param=value,...``."""
+    try:
+        name, raw, count = parse_spec(spec)
+        mechanism = make_mechanism(name, raw)
+        if not isinstance(mechanism, FiniteMechanism):
+            raise InvalidParameterError(f"{name} is not a finite mechanism")
+        inputs, outputs = mechanism.inputs(), mechanism.outputs()  # sequences: their length is known before listing
+        if len(inputs) > MAX_RANDOMIZER_INPUTS or len(outputs) > MAX_RANDOMIZER_OUTPUTS:
+            raise InvalidParameterError(f"at most {MAX_RANDOMIZER_INPUTS} inputs and {MAX_RANDOMIZER_OUTPUTS} outputs "
+                                        f"are taken. Got {len(inputs)} and {len(outputs)}")
+        rows = [[sympy.sympify(mechanism.pmf(x).get(y, 0)) for y in outputs] for x in inputs]
+    except InvalidParameterError as error:
+        raise InvalidParameterError(f"randomizer must be a finite mechanism of `dpcert mechanisms` as "
+                                    f"NAME:param=value,...: {error}") from error
+    if count != 1:
+        raise InvalidParameterError(f"randomizer takes no repeat count. Got {spec!r}")
+    return f"{name}({', '.join(f'{k}={v}' for k, v in raw.items())})", rows
+
+
+def _composed_rows(spec: str) -> tuple[str, list[list[sympy.Expr]]]:
+    """One mechanism, or several joined by ``&`` (joint composition: each user reports all of them on the same
+    input, the tuple is one report: the product of the laws) or by ``|`` (parallel composition: each user runs one
+    of them, chosen uniformly, and the report says which: the mixture of the laws on disjoint outputs)."""
+    joint, parallel = top_level_split(spec, separator="&"), top_level_split(spec, separator="|")
+    if len(joint) > 1 and len(parallel) > 1:
+        raise InvalidParameterError(f"randomizer joins mechanisms with & (joint) or | (parallel), not both. Got {spec!r}")
+    parts = [_single_rows(part.strip()) for part in (joint if len(joint) > 1 else parallel)]
+    if len(parts) == 1:
+        return parts[0]
+    if len({len(rows) for _, rows in parts}) != 1:
+        raise InvalidParameterError(f"randomizer: the composed mechanisms must take the same inputs. Got {spec!r}")
+    labels = [label for label, _ in parts]
+    if len(joint) > 1:
+        size = math.prod(len(rows[0]) for _, rows in parts)
+        if size > MAX_RANDOMIZER_OUTPUTS:
+            raise InvalidParameterError(f"randomizer: the joint composition has {size} outputs > "
+                                        f"{MAX_RANDOMIZER_OUTPUTS}")
+        rows = [[math.prod(combination) for combination in itertools.product(*(r[x] for _, r in parts))]
+                for x in range(len(parts[0][1]))]
+        return " & ".join(labels), rows
+    share = sympy.Rational(1, len(parts))
+    rows = [[share * v for _, r in parts for v in r[x]] for x in range(len(parts[0][1]))]
+    return " | ".join(labels), rows
+
+
+@functools.lru_cache(maxsize=16)
+def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy.Expr, ...], ...]]:
+    """(label, exact rows) of the randomizer a SPEC names (one finite mechanism ``NAME:param=value,...`` or several
+    joined by ``&`` or ``|``, see :func:`_composed_rows`), checked to be eps0-LDP with every output possible under
+    every input (the blanket bound needs it), else bad input."""
+    label, rows = _composed_rows(spec)
+    for y, column in enumerate(zip(*rows)):
+        if any(v == 0 for v in column) and any(v != 0 for v in column):
+            raise InvalidParameterError(f"randomizer {spec!r}: output {y} has probability 0 under some inputs only "
+                                        "(not pure LDP): the blanket bound does not apply")
+    ids: dict[sympy.Expr, int] = {}
+    table = np.array([[ids.setdefault(v, len(ids)) for v in row] for row in rows])
+    values = list(ids)
+    floats = np.array([float(v) for v in values])[table]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = np.where(floats[None, :, :] > 0, floats[:, None, :] / floats[None, :, :], 0.0)
+    near = np.argwhere(ratios >= np.max(ratios) * (1 - 1e-9))  # the largest ratio, decided exactly among near ties
+    for a, b in {(table[i, y], table[j, y]) for i, j, y in near}:
+        if decided_sign("randomizer", values[a] - sympy.exp(eps0) * values[b]) > 0:
+            raise InvalidParameterError(f"randomizer {spec!r} is not eps0-LDP at eps0 = {eps0} (a probability ratio "
+                                        f"{sympy.N(values[a] / values[b], 6)} exceeds e^eps0): give eps0 >= its eps")
+    return label, tuple(tuple(row) for row in rows)
+
+
+
+def joint_variable(first: BlanketVariable, second: BlanketVariable) -> BlanketVariable:
+    """Joint composition (one report holds both outputs, drawn independently on the same input): every pair of
+    kinds is a kind, with rho_1 rho_2 as the blanket (mu_z(y_1, y_2) = mu1_z(y_1) mu2_z(y_2) >= rho_1 rho_2)."""
+    if len(first.p) * len(second.p) > MAX_KINDS:
+        raise InvalidParameterError(f"randomizer: the joint composition has {len(first.p) * len(second.p)} kinds of "
+                                    f"output > {MAX_KINDS}")
+
+    def product(a: tuple[Fraction, Fraction], b: tuple[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
+        return a[0] * b[0], a[1] * b[1]
+
+    pairs = list(itertools.product(range(len(first.p)), range(len(second.p))))
+    gamma = ((1 - first.rest[1]) * (1 - second.rest[1]), (1 - first.rest[0]) * (1 - second.rest[0]))
+    return BlanketVariable(tuple(product(first.p[i], second.p[j]) for i, j in pairs),
+                           tuple(product(first.q[i], second.q[j]) for i, j in pairs),
+                           tuple(product(first.rho[i], second.rho[j]) for i, j in pairs),
+                           tuple(first.count[i] * second.count[j] for i, j in pairs), (1 - gamma[1], 1 - gamma[0]))
+
+
+def mixture_variable(parts: Sequence[BlanketVariable]) -> BlanketVariable:
+    """Parallel composition (each user runs one of the m parts, chosen uniformly, and the report says which): the
+    parts' kinds side by side, each mass times 1/m; the blanket is exact (min_z mu_z / m on each part's outputs)."""
+    share = Fraction(1, len(parts))
+
+    def scaled(field: str) -> tuple[tuple[Fraction, Fraction], ...]:
+        return tuple((share * lo, share * hi) for part in parts for lo, hi in getattr(part, field))
+
+    return BlanketVariable(scaled("p"), scaled("q"), scaled("rho"), tuple(c for part in parts for c in part.count),
+                           (share * sum(part.rest[0] for part in parts), share * sum(part.rest[1] for part in parts)))
+
+
+def _named_krr(eps0: sympy.Expr, raw: dict[str, str]) -> tuple[str, int, list[BlanketVariable]]:
+    k = require_int("k", raw["k"], minimum=2, maximum=MAX_OPTIMAL_K)
+    return f"{k}-ary randomized response", k, [krr_variable(eps0, k)]
+
+
+def _named_unary(symmetric: bool) -> Callable[[sympy.Expr, dict[str, str]], tuple[str, int, list[BlanketVariable]]]:
+    key = "D" if symmetric else "k"
+
+    def build(eps0: sympy.Expr, raw: dict[str, str]) -> tuple[str, int, list[BlanketVariable]]:
+        k = require_int(key, raw[key], minimum=2, maximum=MAX_UNARY_K)
+        label = f"RAPPOR (symmetric unary encoding, D = {k})" if symmetric else f"optimised unary encoding (k = {k})"
+        return label, k, [unary_variable(eps0, k, symmetric=symmetric)]
+
+    return build
+
+
+def _named_blh(eps0: sympy.Expr, raw: dict[str, str]) -> tuple[str, int, list[BlanketVariable]]:
+    domain = require_int("D", raw["D"], minimum=2, maximum=MAX_BLH_DOMAIN)
+    return f"binary local hashing (D = {domain})", domain, [blh_variable(eps0, domain)]
+
+
+def _named_hadamard(eps0: sympy.Expr, raw: dict[str, str]) -> tuple[str, int, list[BlanketVariable]]:
+    k = require_int("k", raw["k"], minimum=2, maximum=MAX_RANDOMIZER_INPUTS)
+    _, rows = randomizer_rows(f"hadamard-response:k={k},eps=({eps0})", eps0)
+    return f"Hadamard response (k = {k})", len(rows), rows_variables(rows)
+
+
+def _named_laplace(eps0: sympy.Expr, raw: dict[str, str]) -> tuple[str, int, list[BlanketVariable]]:
+    if decided_sign("eps0", eps0 - MIN_LAPLACE_EPS0) < 0:
+        raise InvalidParameterError(f"randomizer laplace needs eps0 >= 10^-6. Got eps0 = {eps0}")
+    return "Laplace noise of scale 1/eps0 on a bit", 2, [laplace_variable(eps0)]
+
+
+NAMED_RANDOMIZERS: dict[str, tuple[tuple[str, ...], Callable]] = {
+    "k-rr": (("k",), _named_krr),
+    "oue": (("k",), _named_unary(symmetric=False)),
+    "rappor": (("D",), _named_unary(symmetric=True)),
+    "blh": (("D",), _named_blh),
+    "hadamard": (("k",), _named_hadamard),
+    "laplace": ((), _named_laplace),
+}
+"""name -> (its parameters, builder): the randomizers taken by name, eps0-LDP at the row's eps0 (see the module)."""
+
+
+def _part_variables(spec: str, eps0: sympy.Expr) -> tuple[str, int, list[BlanketVariable]]:
+    """(label, number of inputs, variables) of one named randomizer or catalogue mechanism."""
+    name, raw, count = parse_spec(spec)
+    if name in NAMED_RANDOMIZERS and "eps" not in raw:
+        expected, build = NAMED_RANDOMIZERS[name]
+        if count != 1 or set(raw) != set(expected):
+            takes = ", ".join(f"{p}=..." for p in expected) or "no parameters"
+            raise InvalidParameterError(f"randomizer {name} takes {takes} (its eps is eps0) and no repeat count. "
+                                        f"Got {spec!r}")
+        try:
+            return build(eps0, raw)
+        except InvalidParameterError as error:
+            raise InvalidParameterError(f"randomizer {name}: {error}") from error
+    label, rows = randomizer_rows(spec, eps0)
+    return label, len(rows), rows_variables(rows)
+
+
+def _is_named(spec: str) -> bool:
+    name, raw, _ = parse_spec(spec)
+    return name in NAMED_RANDOMIZERS and "eps" not in raw
+
+
+@functools.lru_cache(maxsize=16)
+def randomizer_variables(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[BlanketVariable, ...]]:
+    """(label, one variable per kind of input pair) of the randomizer a SPEC names (see the module); bad input,
+    a mechanism that is not eps0-LDP among them, is an :class:`InvalidParameterError` naming ``randomizer``."""
+    try:
+        return _variables(spec, eps0)
+    except InvalidParameterError as error:
+        if str(error).startswith("randomizer"):
+            raise
+        raise InvalidParameterError(f"randomizer {spec!r}: {error}") from error
+
+
+def _variables(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[BlanketVariable, ...]]:
+    joint, parallel = top_level_split(spec, separator="&"), top_level_split(spec, separator="|")
+    parts = [part.strip() for part in (joint if len(joint) > 1 else parallel)]
+    if not any(_is_named(part) for part in parts):
+        label, rows = randomizer_rows(spec, eps0)
+        return label, tuple(rows_variables(rows))
+    if len(joint) > 1 and len(parallel) > 1:
+        raise InvalidParameterError(f"randomizer joins mechanisms with & (joint) or | (parallel), not both. Got {spec!r}")
+    # a joint report of m parts is eps0-LDP when each is eps0/m-LDP (basic composition): named parts run at eps0/m
+    share = eps0 / len(parts) if len(joint) > 1 else eps0
+    built = [_part_variables(part, share) for part in parts]
+    if len(built) == 1:
+        return built[0][0], tuple(built[0][2])
+    if len({inputs for _, inputs, _ in built}) != 1:
+        raise InvalidParameterError(f"randomizer: the composed mechanisms must take the same inputs. Got {spec!r}")
+    if any(len(variables) != 1 for _, _, variables in built):
+        raise InvalidParameterError(f"randomizer: composing a named randomizer takes mechanisms whose input pairs are "
+                                    f"all alike (one kind). Got {spec!r}")
+    variables = [variables[0] for _, _, variables in built]
+    labels = [label for label, _, _ in built]
+    if len(joint) > 1:
+        return " & ".join(labels), (functools.reduce(joint_variable, variables),)
+    return " | ".join(labels), (mixture_variable(variables),)
