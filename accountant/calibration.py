@@ -42,12 +42,12 @@ __all__ = [
     "calibrate_imola_alpha0",
 ]
 
-CALIBRATION_METHODS = tuple(m for m in SHUFFLE_METHODS if m != "no-amplification")
-"""The shuffle bounds a calibration can use (by name)."""
+CALIBRATION_METHODS = tuple(m for m in SHUFFLE_METHODS if m not in ("no-amplification", "fmt21-approx"))
+"""The shuffle bounds :func:`calibrate_eps0` accepts by name (no-amplification calibrates trivially to eps0 =
+target_eps; fmt21-approx needs the randomizers' delta0, which a calibration of eps0 does not take)."""
 
 DEFAULT_CALIBRATION_METHODS = tuple(m for m in CALIBRATION_METHODS if m != "optimal")
 """The ones a calibration of every method uses: ``optimal`` (seconds per evaluation) only when named."""
-"""Methods :func:`calibrate_eps0` accepts (no-amplification calibrates trivially to eps0 = target_eps)."""
 
 EPS0_SEARCH = (sympy.Rational(1, 10**6), sympy.Integer(64))
 """The eps0 searched by :func:`calibrate_eps0` (a larger eps0 is never useful, a smaller one not answerable

@@ -10,6 +10,8 @@ Result names (:data:`SHUFFLE_METHODS`):
 ``efmrtt19``           Erlingsson et al. (SODA 2019): 12 eps0 sqrt(ln(1/delta)/n)
 ``fmt21-closed``       Feldman, McMillan, Talwar (FOCS 2021), Theorem 3.1
 ``fmt21-numeric``      FMT 2021 clone reduction (Theorem 3.2), every c of C ~ Bin(n-1, e^-eps0)
+``fmt21-approx``       FMT 2021 Theorem 3.8, (eps0, delta0)-LDP randomizers (``delta0``), as two implementations
+                       state it (the theorem's text was not at hand; checked against an exact shuffled law)
 ``fmt23-closed``       FMT (SODA 2023) stronger clones, closed form (randomized response or opt-in)
 ``fmt23-numeric``      FMT 2023 stronger clones, numerical (randomized response or opt-in)
 ``blanket-hoeffding``  Balle, Bell, Gascon, Nissim (CRYPTO 2019), Hoeffding
@@ -40,6 +42,7 @@ from dpcert.accountant.shuffle_blanket import blanket_bennett, blanket_delta, bl
 from dpcert.accountant.shuffle_closed_forms import (
     ImolaTheorem4_4,
     efmrtt19,
+    fmt21_approx,
     fmt21_closed,
     fmt21_closed_expression,
     fmt23_closed,
@@ -85,6 +88,7 @@ __all__ = [
     "shuffle_family",
     "shuffle_bound",
     "efmrtt19",
+    "fmt21_approx",
     "fmt21_closed",
     "fmt21_closed_expression",
     "fmt21_numeric",
@@ -113,7 +117,7 @@ __all__ = [
     "MAX_EXACT_KRR_N",
 ]
 
-SHUFFLE_METHODS = ("efmrtt19", "fmt21-closed", "fmt21-numeric", "fmt23-closed", "fmt23-numeric",
+SHUFFLE_METHODS = ("efmrtt19", "fmt21-closed", "fmt21-numeric", "fmt21-approx", "fmt23-closed", "fmt23-numeric",
                    "blanket-hoeffding", "blanket-bennett", "optimal", "imola-thm4.3", "exact", "no-amplification")
 """Result names of :func:`shuffle_family`, in the order it returns them."""
 
@@ -142,6 +146,8 @@ SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
                    "rappor:D=D, blh:D=D, hadamard:k=K, laplace; or several joined by & (joint: each user reports all; "
                    "with a named part each of m parts at eps0/m) or | (parallel: each user runs one, chosen "
                    "uniformly); instead of k", None),
+    ("delta0", "fmt21-approx: the randomizers are (eps0, delta0)-LDP, delta0 in (0, delta/n); the other rows then "
+               "need pure LDP and say so", None),
     ("sampling", "optimal: each user reports with this probability, a rational in [10^-6, 1] (Poisson sampling of users "
                  "before the shuffler; the other rows stay valid, as sampling is post-processing)", None),
 )
@@ -229,10 +235,10 @@ def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None, sampling:
     return blanket_optimal(x.eps0, x.n, x.delta, x.k, sampling=sampling, lower=lower, clone=clone)
 
 
-def _within_eps0(row: BoundResult, cap: sympy.Expr) -> BoundResult:
+def _within_eps0(row: BoundResult, cap: sympy.Expr, *, delta0: object = None) -> BoundResult:
     """``row``, or eps0 l1 when the row's certified upper end is larger.
 
-    eps0 ||v||_1 always holds with delta = 0: the changed users' reports are eps0 ||v||_1-DP together
+    eps0 ||v||_1 always holds with delta = 0 (delta0 <= delta for (eps0, delta0)-LDP reports): the changed users' reports are eps0 ||v||_1-DP together
     (basic composition over the changed items; one item at distance 1 for the eps0-LDP bounds), and
     shuffling is post-processing (Dwork and Roth 2014, Proposition 2.1 and Theorem 3.16).
     """
@@ -241,22 +247,24 @@ def _within_eps0(row: BoundResult, cap: sympy.Expr) -> BoundResult:
         return row
     return BoundResult(row.name, row.source, cap, row.units, True,
                        f"{row.note}; the theorem gives {decimal_string(upper, digits=8)} > eps0 ||v||_1 = {cap}, "
-                       "which holds by post-processing (delta = 0)")
+                       "which holds by post-processing " + ("(delta = 0)" if delta0 is None else
+                                                            f"(delta = delta0 = {delta0} <= delta)"))
 
 
 def shuffle_bound(method: str, eps0: object, n: object, delta: object, *, k: object = None, l0: object = 1,
                   l1: object = None, assume_stronger_clones: bool = False, randomizer: str | None = None,
-                  sampling: object = None) -> BoundResult:
+                  delta0: object = None, sampling: object = None) -> BoundResult:
     """One named shuffle bound (see :data:`SHUFFLE_METHODS`)."""
     if method not in SHUFFLE_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(SHUFFLE_METHODS)}. Got {method!r}")
     return shuffle_family(eps0, n, delta, method=method, k=k, l0=l0, l1=l1,
-                          assume_stronger_clones=assume_stronger_clones, randomizer=randomizer, sampling=sampling)[0]
+                          assume_stronger_clones=assume_stronger_clones, randomizer=randomizer, delta0=delta0,
+                          sampling=sampling)[0]
 
 
 def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None = None, k: object = None,
                    l0: object = 1, l1: object = None, assume_stronger_clones: bool = False,
-                   randomizer: str | None = None, sampling: object = None) -> list[BoundResult]:
+                   randomizer: str | None = None, delta0: object = None, sampling: object = None) -> list[BoundResult]:
     """Every shuffle-amplification bound at (eps0, n, delta), in the order of :data:`SHUFFLE_METHODS`.
 
     Args:
@@ -270,6 +278,8 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
         assume_stronger_clones: use FMT 2023 for a randomizer other than randomized response (recorded).
         randomizer: ``optimal`` for this finite randomizer (``NAME:param=value,...`` of the catalogue, eps0-LDP)
             instead of k-ary randomized response (or, with neither, any eps0-LDP randomizer); not with k.
+        delta0: the randomizers are (eps0, delta0)-LDP, delta0 in (0, delta/n): ``fmt21-approx`` applies, the rows
+            that assume pure eps0-LDP are reported invalid, ``no-amplification`` holds at delta0 <= delta.
         sampling: ``optimal`` with each user reporting with this probability (a rational in [10^-6, 1]).
 
     Returns:
@@ -290,16 +300,27 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
     one_user = l0 == 1 and l1 == 1
     eps0, n, delta, k = x.eps0, x.n, x.delta, x.k
 
+    if delta0 is not None:
+        require_real("delta0", delta0, low=0, high=delta / n, low_open=True, high_open=True)
+
+    def pure(name: str, compute) -> BoundResult:
+        if delta0 is not None and name != "fmt21-approx":
+            return invalid(name, f"needs pure eps0-LDP randomizers; with delta0 = {delta0} use fmt21-approx")
+        return compute()
+
     def needs_one_user(name: str, compute) -> BoundResult:
         if not one_user:
             return invalid(name, f"bounds one changed user at distance 1 (l0 = l1 = 1); got l0 = {l0}, l1 = {l1}: "
                                  "use imola-thm4.3")
-        return compute()
+        return pure(name, compute)
 
     builders = {
         "efmrtt19": lambda: needs_one_user("efmrtt19", lambda: efmrtt19(eps0, n, delta)),
         "fmt21-closed": lambda: needs_one_user("fmt21-closed", lambda: fmt21_closed(eps0, n, delta)),
         "fmt21-numeric": lambda: needs_one_user("fmt21-numeric", lambda: fmt21_numeric(eps0, n, delta)),
+        "fmt21-approx": lambda: needs_one_user("fmt21-approx", lambda: (
+            fmt21_approx(eps0, n, delta, delta0=delta0) if delta0 is not None else
+            invalid("fmt21-approx", "for (eps0, delta0)-LDP randomizers: give delta0"))),
         "fmt23-closed": lambda: needs_one_user("fmt23-closed", lambda: fmt23_closed(
             eps0, n, delta, k=k, assume_stronger_clones=assume_stronger_clones)),
         "fmt23-numeric": lambda: needs_one_user("fmt23-numeric", lambda: fmt23_numeric(
@@ -308,12 +329,12 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
         "blanket-bennett": lambda: needs_one_user("blanket-bennett", lambda: blanket_bennett(eps0, n, delta, k=k)),
         "optimal": lambda: needs_one_user("optimal", lambda: _optimal(x, every=method is None, randomizer=randomizer,
                                                                       sampling=rate)),
-        "imola-thm4.3": lambda: imola_theorem_4_3_at_delta(eps0, n, delta, l0=l0, l1=l1),
+        "imola-thm4.3": lambda: pure("imola-thm4.3", lambda: imola_theorem_4_3_at_delta(eps0, n, delta, l0=l0, l1=l1)),
         "exact": lambda: needs_one_user("exact", lambda: exact_truth(eps0, n, delta, k=k)),
         "no-amplification": lambda: BoundResult(
             "no-amplification", SOURCES["no-amplification"], eps0 * l1, "eps", True,
             "composition over the changed items: eps0 ||v||_1 with delta = 0" if not one_user
-            else "eps0 with delta = 0"),
+            else "eps0 with delta = 0" if delta0 is None else f"eps0 with delta = delta0 = {delta0} <= delta"),
     }
     names = SHUFFLE_METHODS if method is None else (method,)
-    return [_within_eps0(builders[name](), eps0 * l1) for name in names]
+    return [_within_eps0(builders[name](), eps0 * l1, delta0=delta0) for name in names]

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 import sympy
+from scipy.optimize import brentq
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.shuffle_common import (
@@ -33,11 +34,12 @@ from dpcert.accountant.shuffle_common import (
 )
 from dpcert.accountant.shuffle_intervals import iv_evaluate
 from dpcert.accountant.shuffle_numeric import stronger_clones_allowed
-from dpcert.mechanisms.parameters import UndecidedSignError, exact_sign, require_int, require_positive
+from dpcert.mechanisms.parameters import UndecidedSignError, exact_sign, require_int, require_positive, require_real
 from dpcert.proofs.certified_root import certified_root
 
 __all__ = [
     "efmrtt19",
+    "fmt21_approx",
     "fmt21_closed",
     "fmt21_closed_expression",
     "fmt23_closed",
@@ -135,6 +137,55 @@ def fmt21_closed(eps0: object, n: object, delta: object) -> BoundResult:
     if not _holds(sympy.log(sympy.Integer(x.n) / (16 * sympy.log(4 / x.delta))) - x.eps0):
         note += "; the stricter eps0 <= ln(n/(16 ln(4/delta))) (suggested correction) does not"
     return _closed_form("fmt21-closed", fmt21_closed_expression(x.eps0, x.n, x.delta), note)
+
+
+def fmt21_approx(eps0: object, n: object, delta: object, *, delta0: object) -> BoundResult:
+    """Feldman, McMillan, Talwar (FOCS 2021), Theorem 3.8: n shuffled (eps0, delta0)-LDP randomizers.
+
+    In the form two independent implementations use (the theorem's text was not at hand): Theorem 3.1's eps at
+    (n, eps0, delta'), for the total
+
+        delta = delta' + (e^eps + 1) (1 + e^-eps0 / 2) n delta0,
+
+    under eps0 <= ln(n / (16 ln(4/delta'))) (the stricter ln(4/delta') of the authors' own code; the paper's
+    ln(2/delta) is disputed in their issue tracker). delta0 must lie in (0, delta/n). delta' is searched in floats
+    (the largest meeting both conditions), then both are decided exactly at the rational delta' reported, so the
+    eps is the theorem's at a total delta <= ``delta``. The claim ``shuffle-fmt21-approx-above-exact-leaky-rr``
+    checks it against the exact shuffled law of binary randomized response that leaks its input with
+    probability delta0.
+
+    References:
+        Feldman, McMillan, Talwar, "Hiding Among the Clones" (FOCS 2021; arXiv:2012.12803), Theorem 3.8.
+    """
+    x = validate_shuffle_inputs(eps0, n, delta)
+    d0 = require_real("delta0", delta0, low=0, high=x.delta / x.n, low_open=True, high_open=True)
+    share = (1 + sympy.exp(-x.eps0) / 2) * x.n * d0
+    e, total, share_float = math.exp(float(x.eps0)), float(x.delta), float(share)
+
+    def excess(inner: float) -> float:  # float guide: total used at delta' minus delta
+        eps = math.log1p((e - 1) / (e + 1) * (8 * math.sqrt(e * math.log(4 / inner) / x.n) + 8 * e / x.n))
+        return inner + (math.exp(eps) + 1) * share_float - total
+
+    def condition(inner: sympy.Expr) -> sympy.Expr:
+        return sympy.log(sympy.Integer(x.n) / (16 * sympy.log(4 / inner))) - x.eps0
+
+    def holds(inner: sympy.Expr) -> bool:
+        eps = fmt21_closed_expression(x.eps0, x.n, inner)
+        return _holds(condition(inner)) and _holds(x.delta - inner - (sympy.exp(eps) + 1) * share)
+
+    smallest = max(4 * math.exp(-x.n / (16 * e)), 1e-300)  # where the condition starts to hold
+    if not smallest < total or excess(smallest * (1 + 1e-9)) >= 0:
+        return invalid("fmt21-approx", f"no delta' meets eps0 <= ln(n/(16 ln(4/delta'))) and delta' + (e^eps + 1)"
+                                       f"(1 + e^-eps0/2) n delta0 <= delta at eps0 = {x.eps0}, n = {x.n}, "
+                                       f"delta0 = {delta0}", bounds="upper")
+    root = brentq(excess, smallest * (1 + 1e-9), total, rtol=1e-12)
+    for backoff in (1e-9, 1e-6, 1e-3):
+        inner = sympy.Rational(root * (1 - backoff))
+        if holds(inner):
+            note = (f"delta' = {float(inner):.6g} for Theorem 3.1, the rest of delta for the randomizers' delta0 = "
+                    f"{delta0}; eps0 <= ln(n/(16 ln(4/delta'))) holds")
+            return _closed_form("fmt21-approx", fmt21_closed_expression(x.eps0, x.n, inner), note)
+    return invalid("fmt21-approx", "the search's delta' was not certified", bounds="upper")
 
 
 def fmt23_closed_expression(eps0: sympy.Expr, n: sympy.Expr, delta: sympy.Expr) -> sympy.Expr:

@@ -38,6 +38,9 @@ SOURCES = {
     "fmt21-closed": "Feldman, McMillan, Talwar, \"Hiding Among the Clones\" (FOCS 2021), Theorem 3.1",
     "fmt21-numeric": "Feldman, McMillan, Talwar, \"Hiding Among the Clones\" (FOCS 2021), clone reduction "
                      "(Theorem 3.2 with Lemma 3.3) evaluated numerically, every c summed, rigorously enclosed",
+    "fmt21-approx": "Feldman, McMillan, Talwar, \"Hiding Among the Clones\" (FOCS 2021), Theorem 3.8 (approximate-LDP "
+                    "randomizers) as two independent implementations state it, with the authors' code's "
+                    "ln(4/delta) condition (the theorem's text was not at hand)",
     "fmt23-closed": "Feldman, McMillan, Talwar, \"Stronger Privacy Amplification by Shuffling for Renyi and "
                     "Approximate DP\" (SODA 2023; arXiv:2208.04591 with erratum), closed form",
     "fmt23-numeric": "Feldman, McMillan, Talwar (SODA 2023; arXiv:2208.04591 with erratum), stronger-clone "

@@ -12,6 +12,7 @@ eq. (7) recipe, specs/imola_metric_dp_user_level.md section 3.2, test T29) is re
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 import sympy
 
@@ -23,6 +24,9 @@ from dpcert.accountant.composition import (
     optimal_composition_delta,
 )
 from dpcert.accountant.shuffle import fmt21_closed_expression, imola_alpha, shuffle_bound, shuffle_family
+from dpcert.accountant.shuffle_intervals import iv_evaluate
+from dpcert.proofs.claims.leaky_shuffle import leaky_rr_delta
+from dpcert.proofs.rounding import float_lower
 from dpcert.mechanisms.exact_arithmetic import UndecidedSignError
 from dpcert.mechanisms.parameters import exact_sign
 from dpcert.proofs.certificate import Verdict
@@ -51,6 +55,37 @@ _KOV_DELTAS = (_Q(1, 10), _Q(1, 1000))
 _KOV_EPS_PRIME = (_Q(1, 2), sympy.Integer(1))
 _ADVANCED_GRID = tuple(itertools.product((_Q(1, 100), _Q(1, 10), _Q(1, 2), sympy.Integer(1)), (10, 50, 200),
                                          (_Q(1, 10**5), _Q(1, 10**9))))
+
+
+# (e^eps0, n, delta0, delta) for FMT 2021 Theorem 3.8 against the exact leaky randomized response: n as small as
+# Theorem 3.1's condition eps0 <= ln(n/(16 ln(4/delta'))) allows, delta0 < delta/n
+_LEAKY_CASES = ((Fraction(11, 10), 100, Fraction(1, 10**4), Fraction(1, 2)),
+                (Fraction(11, 10), 100, Fraction(1, 10**3), Fraction(1, 2)),
+                (Fraction(3, 2), 120, Fraction(1, 10**4), Fraction(1, 2)))
+
+
+def _fmt21_approx_above_exact_leaky_rr() -> tuple[Verdict, str]:
+    """fmt21-approx's eps at each case against the exact delta of the leaky binary randomized response there."""
+    shown = []
+    for e, n, delta0, delta in _LEAKY_CASES:
+        eps0 = sympy.log(sympy.Rational(e.numerator, e.denominator))
+        row = shuffle_bound("fmt21-approx", eps0, n, sympy.Rational(delta.numerator, delta.denominator),
+                            delta0=sympy.Rational(delta0.numerator, delta0.denominator))
+        if not row.valid:
+            return _U, f"fmt21-approx does not apply at e^eps0 = {e}, n = {n}, delta0 = {delta0}: {row.note}"
+        s = float_lower(iv_evaluate(sympy.exp(row.value))[0])  # delta(s) >= delta(e^eps): a lower s is safe
+        exact, margin = leaky_rr_delta(s, e, n, delta0)
+        if exact - margin > delta:
+            return _R, (f"at e^eps0 = {e}, n = {n}, delta0 = {delta0}: fmt21-approx gives eps = {_num(row.value)}, "
+                        f"where the exact delta is {exact:.6g} > {delta}")
+        if exact + margin > delta:
+            return _U, f"at e^eps0 = {e}, n = {n}, delta0 = {delta0} the exact delta is within rounding of {delta}"
+        shown.append(f"e^eps0 = {e}, n = {n}, delta0 = {delta0}: eps = {_num(row.value)}, exact delta there "
+                     f"{exact:.6g} (+- {margin:.1e})")
+    return _C, ("the exact delta of n shuffled binary randomized responses that leak their input with probability "
+                "delta0 (every dataset of the others), at fmt21-approx's eps, is <= delta = 1/2: "
+                + "; ".join(shown) + ". The leak of the changed user alone costs delta0, so the theorem's room is "
+                "large here: a check of its direction, not of its constants")
 
 
 def _num(value: sympy.Expr) -> str:
@@ -242,6 +277,13 @@ CLAIMS: tuple[Claim, ...] = (
                    f"Erlingsson et al. (SODA 2019); {_IMOLA}, Theorem 4.3",
                    "every applicable shuffle-amplification bound is at least the exact eps of n shuffled binary "
                    "randomized responses (at the stated (eps0, n, delta))", _C, _bounds_above_exact_truth),
+    computed_claim("shuffle-fmt21-approx-above-exact-leaky-rr",
+                   f"{_FMT21}, Theorem 3.8 (as two independent implementations state it, the theorem's text not at "
+                   "hand; the authors' code's ln(4/delta) condition)",
+                   "for (eps0, delta0)-LDP randomizers, Theorem 3.1's eps at delta' with delta = delta' + (e^eps + 1)"
+                   "(1 + e^-eps0/2) n delta0 is at least the exact eps of n shuffled leaky binary randomized "
+                   "responses (at the stated e^eps0, n, delta0 and delta = 1/2)", _C,
+                   _fmt21_approx_above_exact_leaky_rr),
     computed_claim("fmt21-numeric-below-closed", f"{_FMT21}, Theorem 3.1 and Theorem 3.2 with Lemma 3.3",
                    "the clone reduction evaluated numerically is never larger than Theorem 3.1's closed form",
                    _C, _fmt21_numeric_below_closed),

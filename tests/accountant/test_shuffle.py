@@ -210,3 +210,42 @@ def test_invalid_arguments_name_the_parameter(function, parameter):
     message = str(info.value)
     assert message.startswith(parameter) or f" {parameter}" in message or f"{parameter} " in message
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(("eps0", "n", "delta", "delta0"), [
+    (1, 10**4, "1e-6", "1e-12"), ("1/10", 100, "1/2", "1/1000"), (2, 10**6, "1e-9", "1e-20"),
+])
+def test_fmt21_approx_spends_at_most_delta(eps0, n, delta, delta0):
+    """FMT 2021 Theorem 3.8 as stated in the module: the reported eps is Theorem 3.1's at some delta' (recovered
+    here by inverting Theorem 3.1's formula at 50 digits) with eps0 <= ln(n/(16 ln(4/delta'))) and
+    delta' + (e^eps + 1)(1 + e^-eps0/2) n delta0 <= delta."""
+    row = shuffle_bound("fmt21-approx", eps0, n, delta, delta0=delta0)
+    assert row.valid
+    with mpmath.workdps(50):
+        e0, eps = mpmath.mpf(sympy.Rational(eps0)), mpmath.mpf(str(sympy.N(row.value, 45)))
+        big_e, a = mpmath.exp(e0), (mpmath.exp(e0) - 1) / (mpmath.exp(e0) + 1)
+        root = (mpmath.expm1(eps) / a - 8 * big_e / n) / 8  # = sqrt(E ln(4/delta') / n)
+        inner = 4 * mpmath.exp(-root ** 2 * n / big_e)
+        spent = inner + (mpmath.exp(eps) + 1) * (1 + mpmath.exp(-e0) / 2) * n * mpmath.mpf(sympy.Rational(delta0))
+        assert spent <= mpmath.mpf(sympy.Rational(delta)) * (1 + mpmath.mpf(10) ** -40)
+        assert e0 <= mpmath.log(n / (16 * mpmath.log(4 / inner)))
+
+
+def test_fmt21_approx_is_looser_than_theorem_3_1_and_falls_with_delta0():
+    """Spending part of delta on the randomizers' delta0 leaves less for Theorem 3.1 (a larger eps)."""
+    pure = shuffle_bound("fmt21-closed", 1, 10**4, "1e-6").upper
+    approx = [shuffle_bound("fmt21-approx", 1, 10**4, "1e-6", delta0=d).upper for d in ("1e-14", "1e-12", "2e-11")]
+    assert pure < approx[0] < approx[1] < approx[2]
+
+
+@pytest.mark.parametrize("delta0", ["0", "-1e-12", "1e-10", "1e-9", "x"])
+def test_fmt21_approx_delta0_outside_zero_to_delta_over_n_is_invalid_parameter(delta0):
+    with pytest.raises(InvalidParameterError, match=r"^delta0"):
+        shuffle_family(1, 10**4, "1e-6", delta0=delta0)
+
+
+def test_with_delta0_only_the_approximate_rows_are_valid():
+    rows = {r.name: r for r in shuffle_family(1, 10**4, "1e-6", delta0="1e-12")}
+    assert {name for name, r in rows.items() if r.valid} == {"fmt21-approx", "no-amplification"}
+    assert "delta0" in rows["no-amplification"].note and "use fmt21-approx" in rows["fmt21-numeric"].note
+    assert not shuffle_bound("fmt21-approx", 1, 10**4, "1e-6").valid  # no delta0: not applicable
