@@ -20,7 +20,7 @@ Result names (:data:`SHUFFLE_METHODS`):
                        ``randomizer``; Su, Cheng, Wang, S&P 2026: the best decomposition bound; k omitted: the
                        clone decomposition's worst case, never above fmt21-numeric); with the exact row's lower
                        end where known (k omitted: binary randomized response's exact eps).
-                       Seconds: in a run of every method only up to n = 2000, by name up to 10^6
+                       Seconds: in a run of every method only up to n = 2000, by name up to 10^8 (a minute)
 ``imola-thm4.3``       Imola, Roy Chowdhury, Chaudhuri, Theorem 4.3 (metric DP, ||v||_0 changed items)
 ``exact``              the exact eps of shuffled k-ary randomized response (small n; a lower bound for k
                        omitted or beyond the enumeration, then ``valid=False``)
@@ -231,7 +231,9 @@ def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None, sampling:
         return blanket_optimal(x.eps0, x.n, x.delta, None, randomizer=randomizer, sampling=sampling)
     every_user = sampling in (None, 1)
     lower = exact_truth(x.eps0, x.n, x.delta, k=x.k) if x.n <= MAX_EXACT_RR_N and every_user else None
-    clone = fmt21_numeric(x.eps0, x.n, x.delta) if x.k is None and every_user else None
+    clone = None
+    if every_user and x.k in (None, 2):  # the same mean by clone sums: FMT 2021's for any randomizer, 2023's for RR
+        clone = fmt21_numeric(x.eps0, x.n, x.delta) if x.k is None else fmt23_numeric(x.eps0, x.n, x.delta, k=2)
     return blanket_optimal(x.eps0, x.n, x.delta, x.k, sampling=sampling, lower=lower, clone=clone)
 
 

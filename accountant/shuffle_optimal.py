@@ -23,10 +23,12 @@ E = 4, T = 2, n = 5 gives 513/3125, and the exact worst case over the other user
 
 **Certified.** The mean is bounded from above by :func:`~dpcert.accountant.iid_sums.positive_part_mean_upper`
 (values and masses enclosed from e^eps0 and e^eps in interval arithmetic, a mean-preserving split onto a grid
-of step about sigma_G / 16, the n-fold sum by a certified FFT, the folded tail valued at n max G). eps(delta) is
-a point where that bound is <= delta, found by :func:`~dpcert.proofs.certified_root.certified_root` from a
-saddlepoint approximation of the mean shifted by its error at one evaluated point (a guide only), so the
-reported upper end is a valid eps for the shuffled mechanism. The row's lower end is the ``exact`` row's lower
+of step about sigma_G / 8, the n-fold sum by a certified FFT, the folded tail valued at n max G). eps(delta) is
+a point where that bound is <= delta: guided by a saddlepoint approximation of the mean, shifted by its error at
+one evaluated point, then a secant step on ln(bound) through the two evaluated points asked a hair (2^-11) above
+its root (three evaluations where the guide is good; else the bisection of
+:func:`~dpcert.proofs.certified_root.certified_root` to 2^-10 relative). The guides only choose where to ask, so
+the reported upper end is a valid eps for the shuffled mechanism wherever the search stops. The row's lower end is the ``exact`` row's lower
 end (the exact eps of shuffled k-RR, or a certified lower bound from three datasets) where dpcert's enumeration
 reaches it, else the row is an upper bound only.
 """
@@ -56,14 +58,16 @@ from dpcert.proofs.rounding import float_lower
 
 __all__ = ["MAX_OPTIMAL_EPS0", "MAX_OPTIMAL_N", "blanket_delta_upper", "blanket_optimal"]
 
-MAX_OPTIMAL_N = 10**6
-"""Largest n evaluated (the n-fold sum's grid grows like sqrt(n): about 2 s at n = 10^5 and 9 s at n = 10^6 for
-10-RR); beyond, the row says so."""
+MAX_OPTIMAL_N = 10**8
+"""Largest n evaluated (the n-fold sum's grid grows like sqrt(n): for 10-RR at eps0 = 1 about 1 s at n = 10^6, 6 s
+at 10^7 and 54 s at 10^8, 850 MB); beyond, the row says so."""
 
 MAX_OPTIMAL_EPS0 = 10
 """Largest eps0 evaluated (G's values span e^(2 eps0) of its spread's steps); beyond, the row says so."""
 
-_STEPS_PER_SIGMA = 16
+_STEPS_PER_SIGMA = 8
+_RTOL = 2.0 ** -10
+"""The relative width the search for eps aims at (the answer is certified wherever it stops)."""
 MAX_CELLS = 2**20
 """The most grid cells one summand's values may span."""
 
@@ -89,7 +93,7 @@ def blanket_delta_upper(variable: BlanketVariable, eps: Fraction, n: int, delta:
     sigma = math.sqrt(max(float(np.sum(masses * values ** 2)) - mean ** 2, 1e-300))
     top = max(float(a.value[1]) for a in atoms)
     span = top - min(float(a.value[0]) for a in atoms)
-    # sigma / 16, or coarser when the values span more than MAX_CELLS such steps (a huge eps0): still sound
+    # sigma / 8, or coarser when the values span more than MAX_CELLS such steps (a huge eps0): still sound
     exponent = math.ceil(math.log2(_STEPS_PER_SIGMA / sigma))
     exponent = min(exponent, math.floor(math.log2(MAX_CELLS / span))) if span > 0 else exponent
     step = Fraction(1, 2 ** exponent) if exponent >= 0 else Fraction(2 ** -exponent)
@@ -129,15 +133,26 @@ def _certified_eps(variable: BlanketVariable, n: int, target: float) -> float:
     def certify(eps: float) -> bool:
         return bound(eps) <= target
 
-    # the saddlepoint model's root, then the model shifted by its error there (nearly constant near the root); eps = 0
-    # is asked only if the search walks down to it (at eps = 0 the sum is centred, its evaluation the slowest)
-    shift = 0.0
-    if _model(variable, 0.0, n, target) > 0:
-        first = brentq(lambda e: _model(variable, e, n, target), 0.0, hi, rtol=1e-6)
-        if bound(first) > 0:
-            shift = math.log(bound(first)) - math.log(target) - _model(variable, first, n, target)
+    # the saddlepoint model's root, then the model shifted by its error there (nearly constant near the root), then a
+    # secant step on ln(bound) through the two points evaluated, asked a hair above its root: near the root in three
+    # evaluations; else the bisection of certified_root. eps = 0 is asked only if the search walks down to it (at
+    # eps = 0 the sum is centred, its evaluation the slowest)
+    if _model(variable, 0.0, n, target) <= 0:
+        return certified_root(lambda e: _model(variable, e, n, target), certify, 0.0, hi, side="above",
+                              rtol=_RTOL).certified
+    first = brentq(lambda e: _model(variable, e, n, target), 0.0, hi, rtol=1e-6)
+    shift = math.log(bound(first)) - math.log(target) - _model(variable, first, n, target) if bound(first) > 0 else 0.0
+    shifted = [_model(variable, e, n, target) + shift for e in (0.0, hi)]
+    second = first
+    if shift and shifted[0] > 0 > shifted[1]:
+        second = brentq(lambda e: _model(variable, e, n, target) + shift, 0.0, hi, rtol=1e-6)
+    if second != first and bound(second) > 0 and bound(first) > 0 and bound(second) != bound(first):
+        slope = (math.log(bound(second)) - math.log(bound(first))) / (second - first)
+        third = (second + (math.log(target) - math.log(bound(second))) / slope) * (1 + _RTOL / 2)
+        if abs(third - second) <= 0.05 * second and third < hi and certify(third):
+            return min(eps for eps in (first, second, third) if certify(eps))
     return certified_root(lambda e: _model(variable, e, n, target) + shift, certify, 0.0, hi, side="above",
-                          rtol=2.0 ** -14).certified
+                          rtol=_RTOL).certified
 
 
 def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, *, randomizer: str | None = None,
@@ -146,8 +161,9 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
     """The ``optimal`` shuffle row for k-RR, a finite ``randomizer`` SPEC, or (both None) any eps0-LDP randomizer
     (:func:`clone_variable`), each user reporting with probability ``sampling`` (validated arguments). ``lower``: a
     row whose lower end is a certified lower bound on the true eps (the exact row), which becomes this row's;
-    ``clone``: for any eps0-LDP randomizer, the fmt21-numeric row, a rigorous evaluation of the same mean by its
-    clone sums (without sampling), whose upper end is taken where it is smaller."""
+    ``clone``: a rigorous evaluation of the same mean by clone sums (without sampling), whose upper end is taken
+    where it is smaller: fmt21-numeric for any eps0-LDP randomizer, fmt23-numeric for binary randomized response
+    (its blanket and stronger-clone decompositions coincide)."""
     if n > MAX_OPTIMAL_N:
         return invalid("optimal", f"n = {n} > {MAX_OPTIMAL_N}: beyond the evaluated range")
     if eps0 > MAX_OPTIMAL_EPS0:
@@ -181,11 +197,11 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
     if found is None:
         return invalid("optimal", f"{label}: no eps certified for every kind of input pair")
     upper = sympy.Rational(found)
-    note = (f"{label}: the blanket decomposition's mean, certified (bisection to 1e-4 relative; the largest over "
+    note = (f"{label}: the blanket decomposition's mean, certified (searched to about 1e-3 relative; the largest over "
             f"{len(variables)} kind(s) of input pairs)")
     if clone is not None and clone.certified_upper is not None and clone.certified_upper < upper:
         upper = clone.certified_upper
-        note = f"{label}: the same mean by FMT's clone sums (fmt21-numeric), smaller than its grid evaluation here"
+        note = f"{label}: the same mean by FMT's clone sums ({clone.name}), smaller than its grid evaluation here"
     low = lower.lower if lower is not None and lower.lower is not None else None
     if low is None:
         return interval_result("optimal", upper, upper, f"{note}; an upper bound (no lower bound within reach of the "
