@@ -65,8 +65,11 @@ __all__ = [
     "BlanketVariable",
     "blh_variable",
     "clone_variable",
+    "fixed_others_variables",
     "joint_variable",
+    "krr_fixed_others",
     "krr_variable",
+    "lower_variables",
     "laplace_variable",
     "mixture_variable",
     "randomizer_rows",
@@ -206,6 +209,48 @@ def rows_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[BlanketVariable
     return list(classes.values())
 
 
+
+
+def krr_fixed_others(eps0: sympy.Expr, k: int) -> list[BlanketVariable]:
+    """The variables H of :func:`fixed_others_variables` for k-RR: x = 0, x' = 1, the others all holding 1 and
+    (k >= 3) all holding 2."""
+    e = sympy.exp(eps0)
+    z = k - 1 + e
+    high, low = e / z, 1 / z
+    variants = [[(high, low, low, 1), (low, high, high, 1)] + ([(low, low, low, k - 2)] if k > 2 else [])]
+    if k > 2:
+        variants.append([(high, low, low, 1), (low, high, low, 1), (low, low, high, 1)]
+                        + ([(low, low, low, k - 3)] if k > 3 else []))
+    return [_fixed_variable(kinds) for kinds in variants]
+
+
+def fixed_others_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[BlanketVariable]:
+    """Variables whose blanket mean is an exact delta, for a lower bound: the ordered pair (x, x') with the largest
+    probability ratio, the other n - 1 users all holding z (z = x', and the first input outside {x, x'} if any).
+
+    With Y ~ mu_z and H = (mu_x(Y) - e^eps mu_x'(Y)) / mu_z(Y), (1/n) E[(H_1 + ... + H_n)_+] is the exact delta of
+    the shuffled reports of that pair of datasets: the count vector c has P_x(c) = Mult_n(c; mu_z) (1/n) sum_y c_y
+    mu_x(y) / mu_z(y). So H is a :class:`BlanketVariable` with rho = mu_z and nothing left over, and its mean
+    bounded from below (:func:`~dpcert.accountant.shuffle_optimal.blanket_delta_lower`) bounds the true delta from
+    below."""
+    floats = [[float(v) for v in row] for row in rows]
+    x, other = max(itertools.permutations(range(len(rows)), 2),
+                   key=lambda pair: max(a / b for a, b in zip(floats[pair[0]], floats[pair[1]]) if b > 0))
+    thirds = [i for i in range(len(rows)) if i not in (x, other)][:1]
+    variables = []
+    for z in [other, *thirds]:
+        kinds: dict[tuple[sympy.Expr, sympy.Expr, sympy.Expr], int] = {}
+        for key in zip(rows[x], rows[other], rows[z]):
+            if key[2] != 0:
+                kinds[key] = kinds.get(key, 0) + 1
+        variables.append(_fixed_variable([(*key, count) for key, count in kinds.items()]))
+    return variables
+
+
+def _fixed_variable(kinds: Sequence[tuple[sympy.Expr, sympy.Expr, sympy.Expr, int]]) -> BlanketVariable:
+    return BlanketVariable(tuple(_enclosed(kd[0]) for kd in kinds), tuple(_enclosed(kd[1]) for kd in kinds),
+                           tuple(_enclosed(kd[2]) for kd in kinds), tuple(kd[3] for kd in kinds),
+                           (Fraction(0), Fraction(0)))
 
 
 def unary_variable(eps0: sympy.Expr, k: int, *, symmetric: bool) -> BlanketVariable:
@@ -488,3 +533,21 @@ def _variables(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[BlanketVariable,
     if len(joint) > 1:
         return " & ".join(labels), (functools.reduce(joint_variable, variables),)
     return " | ".join(labels), (mixture_variable(variables),)
+
+
+def lower_variables(spec: str, eps0: sympy.Expr) -> list[BlanketVariable]:
+    """:func:`fixed_others_variables` of the randomizer a SPEC names, where its pmf is at hand (catalogue mechanisms
+    and their compositions, ``k-rr``, ``hadamard``); else none."""
+    joint, parallel = top_level_split(spec, separator="&"), top_level_split(spec, separator="|")
+    parts = [part.strip() for part in (joint if len(joint) > 1 else parallel)]
+    if not any(_is_named(part) for part in parts):
+        return fixed_others_variables(randomizer_rows(spec, eps0)[1])
+    if len(parts) > 1:  # a composition with a named part: no pmf here
+        return []
+    name, raw, _ = parse_spec(spec)
+    if name == "k-rr":
+        return krr_fixed_others(eps0, require_int("k", raw["k"], minimum=2, maximum=MAX_OPTIMAL_K))
+    if name == "hadamard":
+        k = require_int("k", raw["k"], minimum=2, maximum=MAX_RANDOMIZER_INPUTS)
+        return fixed_others_variables(randomizer_rows(f"hadamard-response:k={k},eps=({eps0})", eps0)[1])
+    return []

@@ -27,11 +27,11 @@ from fractions import Fraction
 import numpy as np
 
 from dpcert.accountant.loss_grid import LossGrid, Truncation
-from dpcert.accountant.shuffle_intervals import array_up, sum_upper, up
+from dpcert.accountant.shuffle_intervals import array_down, array_up, down, sum_lower, sum_upper, up
 from dpcert.mechanisms.parameters import InvalidParameterError
-from dpcert.proofs.rounding import float_upper
+from dpcert.proofs.rounding import float_lower, float_upper
 
-__all__ = ["ValueAtom", "positive_part_mean_upper"]
+__all__ = ["ValueAtom", "positive_part_mean_lower", "positive_part_mean_upper"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,11 @@ def _spread(atoms: Sequence[ValueAtom], step: Fraction) -> dict[int, Fraction]:
     return cells
 
 
+def _require_power_of_two(step: Fraction) -> None:
+    if step <= 0 or (step.numerator & (step.numerator - 1)) or (step.denominator & (step.denominator - 1)):
+        raise InvalidParameterError(f"step must be a power of two (1/2^m or 2^m). Got {step}")
+
+
 def positive_part_mean_upper(atoms: Sequence[ValueAtom], n: int, *, step: Fraction, tilt: float, tail: float,
                              cap: float) -> float:
     """An upper bound on E[(X_1 + ... + X_n)_+] for i.i.d. X with the given ``atoms``.
@@ -66,8 +71,7 @@ def positive_part_mean_upper(atoms: Sequence[ValueAtom], n: int, *, step: Fracti
     natural choice); ``tail``: the true mass each truncation may move to +infinity; ``cap``: an upper bound on every
     value of the sum, the value given to that mass.
     """
-    if step <= 0 or (step.numerator & (step.numerator - 1)) or (step.denominator & (step.denominator - 1)):
-        raise InvalidParameterError(f"step must be a power of two (1/2^m or 2^m). Got {step}")
+    _require_power_of_two(step)
     cells = _spread(atoms, step)
     first, last = min(cells), max(cells)
     masses = np.zeros(last - first + 1)
@@ -78,3 +82,51 @@ def positive_part_mean_upper(atoms: Sequence[ValueAtom], n: int, *, step: Fracti
     positive = values > 0
     terms = array_up(grid.masses()[positive] * values[positive])
     return min(cap, up(sum_upper(terms) + up(grid.infinity * cap)))
+
+
+def positive_part_mean_lower(atoms: Sequence[ValueAtom], n: int, *, step: Fraction, tilt: float,
+                             tail: float) -> float:
+    """A lower bound on E[(X_1 + ... + X_n)_+] for i.i.d. X with the given ``atoms`` (arguments as for
+    :func:`positive_part_mean_upper`).
+
+    Each atom is taken at its lower ends and its value v rounded down to the grid point a h (X_d <= X; a mass
+    left out only lowers the mean of a non-negative function), the remainder R = v - a h >= 0. By convexity,
+    phi(S) >= phi(S_d) + 1{S_d > 0} (S - S_d) with S - S_d = R_1 + ... + R_n, and with S' = X_d,1 + ... +
+    X_d,n-1 independent of the n-th summand,
+
+        E[(S)_+] >= E[(S_d)_+] + n sum_a m_a r_a P(S' > -a h),
+
+    m_a r_a the summed mass times remainder of the atoms rounded to a h. S' and S_d = S' + X_d are composed on
+    the lower side of :class:`~dpcert.accountant.loss_grid.LossGrid` (masses and tail probabilities at most the
+    true ones). The correction returns the first-order term of rounding down; what is left grows like the square
+    of the drift n h, so the step must be small against sigma_X / sqrt(n) for the bound to be tight.
+    """
+    _require_power_of_two(step)
+    cells: dict[int, tuple[Fraction, Fraction]] = {}  # grid index -> (mass, mass times remainder)
+    for atom in atoms:
+        v, p = atom.value[0], atom.mass[0]
+        if p <= 0:
+            continue
+        a = math.floor(v / step)
+        mass, moment = cells.get(a, (Fraction(0), Fraction(0)))
+        cells[a] = (mass + p, moment + p * (v - a * step))
+    if not cells:
+        return 0.0
+    first, last = min(cells), max(cells)
+    masses = np.zeros(last - first + 1)
+    for a, (m, _) in cells.items():
+        masses[a - first] = float_lower(m)
+    base = LossGrid.from_masses("lower", step, first, masses, 0.0, tilt=tilt)
+    truncation = Truncation(tail)
+    others = base.power(n - 1, truncation) if n > 1 else None
+    total = others.convolve(base, truncation) if others is not None else base
+    values = total.losses()
+    positive = values > 0
+    main = sum_lower(array_down(total.masses()[positive] * values[positive]))
+    if others is None:
+        tails = {a: 1.0 if a > 0 else 0.0 for a in cells}  # S' = 0
+    else:
+        losses, kept = others.losses(), others.masses()
+        tails = {a: sum_lower(kept[losses > float(-a * step)]) for a in cells}  # the losses are exact floats
+    correction = sum_lower(np.array([down(float_lower(moment) * tails[a]) for a, (_, moment) in cells.items()]))
+    return max(0.0, down(main + down(n * correction)))

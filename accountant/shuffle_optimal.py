@@ -28,14 +28,21 @@ a point where that bound is <= delta: guided by a saddlepoint approximation of t
 one evaluated point, then a secant step on ln(bound) through the two evaluated points asked a hair (2^-11) above
 its root (three evaluations where the guide is good; else the bisection of
 :func:`~dpcert.proofs.certified_root.certified_root` to 2^-10 relative). The guides only choose where to ask, so
-the reported upper end is a valid eps for the shuffled mechanism wherever the search stops. The row's lower end is the ``exact`` row's lower
-end (the exact eps of shuffled k-RR, or a certified lower bound from three datasets) where dpcert's enumeration
-reaches it, else the row is an upper bound only.
+the reported upper end is a valid eps for the shuffled mechanism wherever the search stops.
+
+**Lower end.** For a randomizer with its pmf at hand (k-RR, a catalogue mechanism, ``hadamard``) and n up to
+:data:`MAX_LOWER_N`, the exact eps of one pair of datasets (the other users' data fixed) is bounded from below: its
+delta is again a mean (1/n) E[(H_1 + ... + H_n)_+]
+(:func:`~dpcert.accountant.blanket_variables.fixed_others_variables`), evaluated from below by
+:func:`~dpcert.accountant.iid_sums.positive_part_mean_lower`; the eps where that exceeds delta is below the true
+eps. The ``exact`` row's lower end counts too where its enumeration reaches; the larger is reported. Else the row
+is an upper bound only.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -46,28 +53,35 @@ from dpcert.accountant.blanket_variables import (
     MAX_OPTIMAL_K,
     BlanketVariable,
     clone_variable,
+    krr_fixed_others,
     krr_variable,
+    lower_variables,
     randomizer_variables,
 )
 from dpcert.accountant.bound_result import BoundResult
-from dpcert.accountant.iid_sums import positive_part_mean_upper
+from dpcert.accountant.iid_sums import ValueAtom, positive_part_mean_lower, positive_part_mean_upper
 from dpcert.accountant.shuffle_common import interval_result, invalid
-from dpcert.accountant.shuffle_intervals import up
+from dpcert.accountant.shuffle_intervals import down, up
 from dpcert.proofs.certified_root import certified_root
-from dpcert.proofs.rounding import float_lower
+from dpcert.proofs.rounding import float_lower, float_upper
 
-__all__ = ["MAX_OPTIMAL_EPS0", "MAX_OPTIMAL_N", "blanket_delta_upper", "blanket_optimal"]
+__all__ = ["MAX_LOWER_N", "MAX_OPTIMAL_EPS0", "MAX_OPTIMAL_N", "blanket_delta_lower", "blanket_delta_upper",
+           "blanket_optimal"]
 
 MAX_OPTIMAL_N = 10**8
 """Largest n evaluated (the n-fold sum's grid grows like sqrt(n): for 10-RR at eps0 = 1 about 1 s at n = 10^6, 6 s
 at 10^7 and 54 s at 10^8, 850 MB); beyond, the row says so."""
 
+MAX_LOWER_N = 5000
+"""Largest n given a lower end from a fixed pair of datasets (its grid's step falls like 1/sqrt(n): for 10-RR about
+1 s at n = 1000, 2.4 s at 2000 and 7 s at 5000)."""
+
 MAX_OPTIMAL_EPS0 = 10
 """Largest eps0 evaluated (G's values span e^(2 eps0) of its spread's steps); beyond, the row says so."""
 
 _STEPS_PER_SIGMA = 8
-_RTOL = 2.0 ** -10
-"""The relative width the search for eps aims at (the answer is certified wherever it stops)."""
+_RTOL, _LOWER_RTOL = 2.0 ** -10, 2.0 ** -9
+"""The relative width the searches for the upper and the lower end aim at (certified wherever they stop)."""
 MAX_CELLS = 2**20
 """The most grid cells one summand's values may span."""
 
@@ -85,8 +99,18 @@ def _chernoff_tilt(values: np.ndarray, masses: np.ndarray) -> float:
     return float(found.x)
 
 
-def blanket_delta_upper(variable: BlanketVariable, eps: Fraction, n: int, delta: float) -> float:
-    """An upper bound on (1/n) E[(G_1 + ... + G_n)_+] at eps (see the module); ``delta`` sets the tails' size."""
+@dataclass(frozen=True)
+class _GridPlan:
+    """A variable's atoms at eps and the grid they are summed on (any choice is sound; these aim at tightness)."""
+
+    atoms: list[ValueAtom]
+    step: Fraction
+    tilt: float
+    tail: float
+    top: float
+
+
+def _grid_plan(variable: BlanketVariable, eps: Fraction, n: int, delta: float) -> _GridPlan:
     atoms = variable.atoms(eps)
     values, masses = variable.floats(float(eps))
     mean = float(np.sum(masses * values))
@@ -97,11 +121,27 @@ def blanket_delta_upper(variable: BlanketVariable, eps: Fraction, n: int, delta:
     exponent = math.ceil(math.log2(_STEPS_PER_SIGMA / sigma))
     exponent = min(exponent, math.floor(math.log2(MAX_CELLS / span))) if span > 0 else exponent
     step = Fraction(1, 2 ** exponent) if exponent >= 0 else Fraction(2 ** -exponent)
-    cap = up(n * max(top, 0.0))
     folds = 2 * n.bit_length() + 1
     tail = max(delta * 1e-6 / (folds * max(top, 1e-300)), 1e-300)
-    total = positive_part_mean_upper(atoms, n, step=step, tilt=_chernoff_tilt(values, masses), tail=tail, cap=cap)
+    return _GridPlan(atoms, step, _chernoff_tilt(values, masses), tail, top)
+
+
+def blanket_delta_upper(variable: BlanketVariable, eps: Fraction, n: int, delta: float) -> float:
+    """An upper bound on (1/n) E[(G_1 + ... + G_n)_+] at eps (see the module); ``delta`` sets the tails' size."""
+    plan = _grid_plan(variable, eps, n, delta)
+    cap = up(n * max(plan.top, 0.0))
+    total = positive_part_mean_upper(plan.atoms, n, step=plan.step, tilt=plan.tilt, tail=plan.tail, cap=cap)
     return up(total / n)
+
+
+def blanket_delta_lower(variable: BlanketVariable, eps: Fraction, n: int, delta: float) -> float:
+    """A lower bound on (1/n) E[(G_1 + ... + G_n)_+] at eps, on a step about sigma_G / (2 sqrt(n)) (rounding down
+    drifts the sum by up to n steps: see :func:`~dpcert.accountant.iid_sums.positive_part_mean_lower`). For a
+    variable of :func:`~dpcert.accountant.blanket_variables.fixed_others_variables` the mean is an exact delta, so
+    this is a lower bound on the true delta."""
+    plan = _grid_plan(variable, eps, n, delta)
+    step = plan.step / 2 ** max(0, math.ceil(math.log2(math.sqrt(n) / 4)))
+    return down(positive_part_mean_lower(plan.atoms, n, step=step, tilt=plan.tilt, tail=plan.tail) / n)
 
 
 def _model(variable: BlanketVariable, eps: float, n: int, delta: float) -> float:
@@ -171,16 +211,18 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
                                   "holds e^-eps0 of the mass: little amplification is left)")
     if randomizer is not None:
         label, variables = randomizer_variables(randomizer, eps0)
+        fixed = lower_variables(randomizer, eps0)
     elif k is not None:
         if k > MAX_OPTIMAL_K:
             return invalid("optimal", f"k = {k} > {MAX_OPTIMAL_K}: beyond the evaluated range")
-        label, variables = f"{k}-ary randomized response", [krr_variable(eps0, k)]
-    else:
+        label, variables, fixed = f"{k}-ary randomized response", [krr_variable(eps0, k)], krr_fixed_others(eps0, k)
+    else:  # the worst case over all eps0-LDP randomizers: binary randomized response is one of them
         label, variables = "any eps0-LDP randomizer (the clone decomposition's worst case)", [clone_variable(eps0)]
+        fixed = krr_fixed_others(eps0, 2)
     variables = list(variables)
     if sampling is not None and sampling != 1:
         rate = Fraction(int(sampling.p), int(sampling.q))
-        variables = [v.sampled(rate) for v in variables]
+        variables, fixed = [v.sampled(rate) for v in variables], [v.sampled(rate) for v in fixed]
         label, lower, clone = f"{label}, users sampled at rate {sampling}", None, None  # those rows: every user reports
     if len(variables) > MAX_PAIR_CLASSES:
         return invalid("optimal", f"{label}: {len(variables)} kinds of input pairs > {MAX_PAIR_CLASSES}: beyond the "
@@ -202,12 +244,31 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
     if clone is not None and clone.certified_upper is not None and clone.certified_upper < upper:
         upper = clone.certified_upper
         note = f"{label}: the same mean by FMT's clone sums ({clone.name}), smaller than its grid evaluation here"
-    low = lower.lower if lower is not None and lower.lower is not None else None
-    if low is None:
-        return interval_result("optimal", upper, upper, f"{note}; an upper bound (no lower bound within reach of the "
-                                                        "exact row)")
-    what = ("the exact eps of binary randomized response, one eps0-LDP randomizer" if k is None and randomizer is None
-            else "the exact row's")
+    candidates = [(lower.lower, "the exact row's")] if lower is not None and lower.lower is not None else []
+    if n <= MAX_LOWER_N:
+        ceiling = float_upper(delta)  # a lower bound above this float is above delta
+        found_low = [eps for eps in (_certified_lower_eps(v, n, ceiling, float(upper)) for v in fixed) if eps]
+        if found_low:
+            candidates.append((max(found_low), "the exact eps of one pair of datasets (the other users' data fixed), "
+                                               "bounded from below"))
+    if not candidates:
+        return interval_result("optimal", upper, upper, f"{note}; an upper bound (no lower bound at hand: n > "
+                                                        f"{MAX_LOWER_N} or a randomizer without its pmf)")
+    low, what = max(candidates)
+    if k is None and randomizer is None:
+        what += " for binary randomized response, one eps0-LDP randomizer"
     return interval_result("optimal", sympy.Rational(min(low, float_lower(upper))), upper,
                            f"{note}; the lower end is {what} (a certified lower bound on the true eps)",
                            bounds="exact")
+
+
+def _certified_lower_eps(variable: BlanketVariable, n: int, ceiling: float, upper: float) -> float | None:
+    """A float eps below the true eps: where the exact delta of ``variable``'s pair of datasets, bounded from below,
+    exceeds ``ceiling`` (None where it does not even at eps = 0)."""
+    def certify(eps: float) -> bool:
+        return blanket_delta_lower(variable, Fraction(eps), n, ceiling) > ceiling
+
+    if not certify(0.0):
+        return None
+    return certified_root(lambda e: _model(variable, e, n, ceiling), certify, 0.0, upper, side="below",
+                          rtol=_LOWER_RTOL).certified
