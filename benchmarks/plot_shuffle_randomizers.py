@@ -10,8 +10,9 @@ Four panels, each the certified upper end of eps against n:
 (c) parallel composition: each user runs 10-RR or binary local hashing (D = 10), chosen uniformly, beside each;
 (d) 10-RR with users Poisson-sampled before the shuffler at rates 0.1, 0.3, 0.5, 0.8 and 1.
 
-Lower bounds: dpcert has none for these randomizers at these n (the exact enumeration reaches k-RR only at small
-n), so each panel shows upper bounds; the gap to the truth is not drawn.
+Lower ends: where the row has one (randomizers with their pmf at hand, n <= 5000: the exact eps of one pair of
+datasets, bounded from below), panel (a) draws it for 10-RR as a dotted line; the named randomizers without their
+pmf (Laplace, OUE, RAPPOR and BLH by name) have upper ends only.
 
 Run: python benchmarks/plot_shuffle_randomizers.py [--out docs/shuffle_randomizers.png]
      [--summary docs/shuffle_randomizers.md]
@@ -43,8 +44,15 @@ def curve(eps0: sympy.Expr, **kwargs: object) -> list[float]:
     return [shuffle_bound("optimal", eps0, n, DELTA, **kwargs).upper for n in USERS]
 
 
+def lower_curve(eps0: sympy.Expr, **kwargs: object) -> list[float]:
+    """The certified lower end of ``optimal`` at every n where it has one (nan elsewhere)."""
+    rows = [shuffle_bound("optimal", eps0, n, DELTA, **kwargs) for n in USERS]
+    return [float("nan") if row.lower is None else row.lower for row in rows]
+
+
 def panels() -> dict[str, dict[str, list[float]]]:
     single = {label: curve(EPS0, randomizer=spec) for label, spec in NAMED.items()}
+    single["10-RR, lower end (one pair of datasets)"] = lower_curve(EPS0, randomizer="k-rr:k=10")
     single["any eps0-LDP randomizer (fmt21-numeric)"] = [shuffle_bound("fmt21-numeric", EPS0, n, DELTA).upper
                                                          for n in USERS]
     joint = {f"{m} report{'s' if m > 1 else ''} of 10-RR": curve(EPS0 * m, randomizer="&".join(["k-rr:k=10"] * m))
@@ -69,19 +77,20 @@ def main() -> None:
     figure, axes = plt.subplots(2, 2, figsize=(12, 9), sharex=True)
     for axis, (title, curves) in zip(axes.flat, data.items()):
         for label, values in curves.items():
-            axis.loglog(USERS, values, marker="o", linestyle="--" if "any eps0" in label else "-", label=label)
+            style = "--" if "any eps0" in label else ":" if "lower end" in label else "-"
+            axis.loglog(USERS, values, marker="o", linestyle=style, label=label)
         axis.set_title(title, fontsize=10)
         axis.set_xlabel("users n")
         axis.set_ylabel("certified eps (delta = 1e-6)")
         axis.grid(True, which="both", alpha=0.3)
         axis.legend(fontsize=8)
-    figure.suptitle("dpcert bound shuffle --method optimal: the blanket decomposition's mean, certified (upper ends)")
+    figure.suptitle("dpcert bound shuffle --method optimal: the blanket decomposition's mean, certified")
     figure.tight_layout()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(args.out, dpi=110)
     lines = [f"# The optimal shuffle row on Su, Cheng and Wang's grid (eps0 = 0.1, delta = 1e-6)", "",
              f"`python benchmarks/plot_shuffle_randomizers.py` ({seconds:.0f} s); figure `{Path(args.out).name}`. "
-             "Certified upper ends of eps; no lower bounds are drawn (see the script's docstring).", ""]
+             "Certified upper ends of eps, and 10-RR's certified lower end where the row has one (nan: none).", ""]
     for title, curves in data.items():
         lines += [f"## {title}", "", "| curve | " + " | ".join(f"n = {n}" for n in USERS) + " |",
                   "|---|" + "---|" * len(USERS)]
