@@ -63,6 +63,7 @@ __all__ = [
     "MAX_RANDOMIZER_OUTPUTS",
     "NAMED_RANDOMIZERS",
     "BlanketVariable",
+    "blh_fixed_others",
     "blh_variable",
     "clone_variable",
     "fixed_others_variables",
@@ -75,6 +76,7 @@ __all__ = [
     "randomizer_rows",
     "randomizer_variables",
     "rows_variables",
+    "unary_fixed_others",
     "unary_variable",
 ]
 
@@ -247,6 +249,55 @@ def fixed_others_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[Blanket
     return variables
 
 
+def unary_fixed_others(eps0: sympy.Expr, k: int, *, symmetric: bool) -> list[BlanketVariable]:
+    """The variables H of :func:`fixed_others_variables` for unary encoding (see :func:`unary_variable` for a, b and
+    r): mu_x / mu_z = r(y_x) / r(y_z), the other bits cancel. Others holding x': Y ~ mu_x', y_x ~ Bern(b),
+    y_x' ~ Bern(a); others holding a third value z (k >= 3): y_x, y_x' ~ Bern(b), y_z ~ Bern(a)."""
+    a, b = _unary_bits(eps0, symmetric=symmetric)
+    r = {1: a / b, 0: (1 - a) / (1 - b)}
+
+    def bit(p: sympy.Expr, y: int) -> sympy.Expr:
+        return p if y else 1 - p
+
+    holding = [(bit(b, u) * bit(a, v) * r[u] / r[v], bit(b, u) * bit(a, v), bit(b, u) * bit(a, v), 1)
+               for u, v in itertools.product((0, 1), repeat=2)]
+    variants = [holding]
+    if k > 2:
+        variants.append([(w * r[u] / r[t], w * r[v] / r[t], w, 1) for u, v, t in itertools.product((0, 1), repeat=3)
+                         for w in [bit(b, u) * bit(b, v) * bit(a, t)]])
+    return [_fixed_variable(kinds) for kinds in variants]
+
+
+def blh_fixed_others(eps0: sympy.Expr, domain: int) -> list[BlanketVariable]:
+    """The variables H of :func:`fixed_others_variables` for binary local hashing over all 2^D functions: for
+    distinct inputs the hashed bits are independent and uniform, and the report (h, c) keeps c = h(z) with
+    probability E / (E + 1), so mu_x / mu_z = w(c = h(x)) / w(c = h(z)) with w(true) = E, w(false) = 1. Others
+    holding x' (z = x'), and holding a third value (D >= 3)."""
+    e = sympy.exp(eps0)
+
+    def kept(c: int, h: int) -> sympy.Expr:
+        return e / (e + 1) if c == h else 1 / (e + 1)
+
+    def w(c: int, h: int) -> sympy.Expr:
+        return e if c == h else sympy.Integer(1)
+
+    holding = [(m * w(c, hx) / w(c, hz), m, m, 1) for hx, hz, c in itertools.product((0, 1), repeat=3)
+               for m in [kept(c, hz) / 4]]
+    variants = [holding]
+    if domain > 2:
+        variants.append([(m * w(c, hx) / w(c, hz), m * w(c, hy) / w(c, hz), m, 1)
+                         for hx, hy, hz, c in itertools.product((0, 1), repeat=4) for m in [kept(c, hz) / 8]])
+    return [_fixed_variable(kinds) for kinds in variants]
+
+
+def _unary_bits(eps0: sympy.Expr, *, symmetric: bool) -> tuple[sympy.Expr, sympy.Expr]:
+    """(a, b): unary encoding's probability that the value's own bit is 1, and that another bit is."""
+    if symmetric:
+        s = sympy.exp(eps0 / 2)
+        return s / (s + 1), 1 / (s + 1)
+    return sympy.Rational(1, 2), 1 / (sympy.exp(eps0) + 1)
+
+
 def _fixed_variable(kinds: Sequence[tuple[sympy.Expr, sympy.Expr, sympy.Expr, int]]) -> BlanketVariable:
     return BlanketVariable(tuple(_enclosed(kd[0]) for kd in kinds), tuple(_enclosed(kd[1]) for kd in kinds),
                            tuple(_enclosed(kd[2]) for kd in kinds), tuple(kd[3] for kd in kinds),
@@ -261,11 +312,7 @@ def unary_variable(eps0: sympy.Expr, k: int, *, symmetric: bool) -> BlanketVaria
     mu_z(y) = base(y) r(y_z), base(y) = prod_j P(y_j | not the value), r(1) = a/b > 1 > r(0) = (1 - a)/(1 - b);
     so rho(y) = base(y) r(0), except r(1) for the all-ones y. For a pair (x, x') the kinds are the bits (y_x, y_x')
     and, for (1, 1), whether the other k - 2 bits are all ones; every pair is alike."""
-    if symmetric:
-        s = sympy.exp(eps0 / 2)
-        a, b = s / (s + 1), 1 / (s + 1)
-    else:
-        a, b = sympy.Rational(1, 2), 1 / (sympy.exp(eps0) + 1)
+    a, b = _unary_bits(eps0, symmetric=symmetric)
     r1, r0 = a / b, (1 - a) / (1 - b)
     b0 = 1 - b
     # (base mass, r(y_x), r(y_x'), the blanket's r) per kind
@@ -536,8 +583,9 @@ def _variables(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[BlanketVariable,
 
 
 def lower_variables(spec: str, eps0: sympy.Expr) -> list[BlanketVariable]:
-    """:func:`fixed_others_variables` of the randomizer a SPEC names, where its pmf is at hand (catalogue mechanisms
-    and their compositions, ``k-rr``, ``hadamard``); else none."""
+    """:func:`fixed_others_variables` of the randomizer a SPEC names, where its law is at hand (catalogue mechanisms
+    and their compositions; ``k-rr``, ``hadamard``, ``oue``, ``rappor``, ``blh``); else none (``laplace``, a
+    composition with a named part)."""
     joint, parallel = top_level_split(spec, separator="&"), top_level_split(spec, separator="|")
     parts = [part.strip() for part in (joint if len(joint) > 1 else parallel)]
     if not any(_is_named(part) for part in parts):
@@ -550,4 +598,10 @@ def lower_variables(spec: str, eps0: sympy.Expr) -> list[BlanketVariable]:
     if name == "hadamard":
         k = require_int("k", raw["k"], minimum=2, maximum=MAX_RANDOMIZER_INPUTS)
         return fixed_others_variables(randomizer_rows(f"hadamard-response:k={k},eps=({eps0})", eps0)[1])
+    if name in ("oue", "rappor"):
+        symmetric = name == "rappor"
+        k = require_int("D" if symmetric else "k", raw["D" if symmetric else "k"], minimum=2, maximum=MAX_UNARY_K)
+        return unary_fixed_others(eps0, k, symmetric=symmetric)
+    if name == "blh":
+        return blh_fixed_others(eps0, require_int("D", raw["D"], minimum=2, maximum=MAX_BLH_DOMAIN))
     return []

@@ -11,8 +11,8 @@ Four panels, each the certified upper end of eps against n:
 (d) 10-RR with users Poisson-sampled before the shuffler at rates 0.1, 0.3, 0.5, 0.8 and 1.
 
 Lower ends: where the row has one (randomizers with their pmf at hand, n <= 5000: the exact eps of one pair of
-datasets, bounded from below), panel (a) draws it for 10-RR as a dotted line; the named randomizers without their
-pmf (Laplace, OUE, RAPPOR and BLH by name) have upper ends only.
+datasets, bounded from below), panel (a) draws it for 10-RR as a dotted line (OUE, RAPPOR and BLH have one too,
+not drawn; Laplace has none).
 
 Run: python benchmarks/plot_shuffle_randomizers.py [--out docs/shuffle_randomizers.png]
      [--summary docs/shuffle_randomizers.md]
@@ -88,7 +88,7 @@ def main() -> None:
     figure.tight_layout()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(args.out, dpi=110)
-    lines = [f"# The optimal shuffle row on Su, Cheng and Wang's grid (eps0 = 0.1, delta = 1e-6)", "",
+    lines = ["# The optimal shuffle row on Su, Cheng and Wang's grid (eps0 = 0.1, delta = 1e-6)", "",
              f"`python benchmarks/plot_shuffle_randomizers.py` ({seconds:.0f} s); figure `{Path(args.out).name}`. "
              "Certified upper ends of eps, and 10-RR's certified lower end where the row has one (nan: none).", ""]
     for title, curves in data.items():

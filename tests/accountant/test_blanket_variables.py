@@ -19,17 +19,20 @@ import pytest
 import sympy
 
 from dpcert.accountant.blanket_variables import (
+    blh_fixed_others,
     blh_variable,
+    fixed_others_variables,
     joint_variable,
     krr_variable,
     laplace_variable,
     randomizer_rows,
     randomizer_variables,
     rows_variables,
+    unary_fixed_others,
     unary_variable,
 )
 from dpcert.accountant.shuffle import shuffle_bound, shuffle_family
-from dpcert.accountant.shuffle_optimal import blanket_delta_upper
+from dpcert.accountant.shuffle_optimal import blanket_delta_lower, blanket_delta_upper
 from dpcert.mechanisms.parameters import InvalidParameterError
 from oracles import shuffle as shuffle_oracle
 
@@ -156,3 +159,23 @@ def test_bad_named_randomizer_is_invalid_parameter(spec, message):
     with pytest.raises(InvalidParameterError, match=message.replace("[", r"\[").replace("*", r"\*")):
         shuffle_family(1, 100, sympy.Rational(1, 10**6), method="optimal", randomizer=spec)
 
+
+
+def _unary_rows(k: int, a: sympy.Expr, b: sympy.Expr) -> list[list[sympy.Expr]]:
+    return [[math.prod((a if y[j] else 1 - a) if j == x else (b if y[j] else 1 - b) for j in range(k))
+             for y in itertools.product((0, 1), repeat=k)] for x in range(k)]
+
+
+@pytest.mark.parametrize(("named", "rows"), [
+    (unary_fixed_others(sympy.log(3), 4, symmetric=False), _unary_rows(4, sympy.Rational(1, 2), sympy.Rational(1, 4))),
+    (unary_fixed_others(sympy.log(4), 4, symmetric=True), _unary_rows(4, sympy.Rational(2, 3), sympy.Rational(1, 3))),
+    (blh_fixed_others(sympy.log(3), 3), [[sympy.Rational(v.numerator, v.denominator) for v in row]
+                                         for row in _blh_rows(3, Fraction(3))]),
+])
+def test_named_fixed_others_match_their_tabulated_pmf(named, rows):
+    """The closed-form pairs of datasets of OUE, RAPPOR and BLH (others holding x', then a third value) give the
+    same lower mean as the pairs built from the tabulated pmf (to 10^-9)."""
+    for by_name, by_rows in zip(named, fixed_others_variables(rows), strict=True):
+        for eps in (Fraction(1, 10), Fraction(1, 2)):
+            assert blanket_delta_lower(by_name, eps, 50, 1e-6) == pytest.approx(
+                blanket_delta_lower(by_rows, eps, 50, 1e-6), rel=1e-9)
