@@ -63,6 +63,8 @@ __all__ = [
     "MAX_RANDOMIZER_OUTPUTS",
     "NAMED_RANDOMIZERS",
     "BlanketVariable",
+    "NamedRandomizer",
+    "Randomizer",
     "blh_fixed_others",
     "blh_variable",
     "clone_variable",
@@ -70,7 +72,6 @@ __all__ = [
     "joint_variable",
     "krr_fixed_others",
     "krr_variable",
-    "lower_variables",
     "laplace_variable",
     "mixture_variable",
     "randomizer_rows",
@@ -211,8 +212,6 @@ def rows_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[BlanketVariable
     return list(classes.values())
 
 
-
-
 def krr_fixed_others(eps0: sympy.Expr, k: int) -> list[BlanketVariable]:
     """The variables H of :func:`fixed_others_variables` for k-RR: x = 0, x' = 1, the others all holding 1 and
     (k >= 3) all holding 2."""
@@ -235,9 +234,11 @@ def fixed_others_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[Blanket
     mu_x(y) / mu_z(y). So H is a :class:`BlanketVariable` with rho = mu_z and nothing left over, and its mean
     bounded from below (:func:`~dpcert.accountant.shuffle_optimal.blanket_delta_lower`) bounds the true delta from
     below."""
-    floats = [[float(v) for v in row] for row in rows]
-    x, other = max(itertools.permutations(range(len(rows)), 2),
-                   key=lambda pair: max(a / b for a, b in zip(floats[pair[0]], floats[pair[1]]) if b > 0))
+    floats = np.array([[float(v) for v in row] for row in rows])
+    with np.errstate(divide="ignore", invalid="ignore"):  # outputs impossible under every input: ratio 0
+        largest = np.array([np.max(np.where(floats > 0, row / floats, 0.0), axis=1) for row in floats])
+    np.fill_diagonal(largest, -1.0)
+    x, other = (int(i) for i in np.unravel_index(np.argmax(largest), largest.shape))
     thirds = [i for i in range(len(rows)) if i not in (x, other)][:1]
     variables = []
     for z in [other, *thirds]:
@@ -398,20 +399,26 @@ def _single_rows(spec: str) -> tuple[str, list[list[sympy.Expr]]]:
     return f"{name}({', '.join(f'{k}={v}' for k, v in raw.items())})", rows
 
 
+def _split_parts(spec: str) -> tuple[list[str], bool]:
+    """The parts of a SPEC joined by ``&`` or by ``|`` (not both), and whether they are joined by ``&``."""
+    joint, parallel = top_level_split(spec, separator="&"), top_level_split(spec, separator="|")
+    if len(joint) > 1 and len(parallel) > 1:
+        raise InvalidParameterError(f"randomizer joins mechanisms with & (joint) or | (parallel), not both. Got {spec!r}")
+    return [part.strip() for part in (joint if len(joint) > 1 else parallel)], len(joint) > 1
+
+
 def _composed_rows(spec: str) -> tuple[str, list[list[sympy.Expr]]]:
     """One mechanism, or several joined by ``&`` (joint composition: each user reports all of them on the same
     input, the tuple is one report: the product of the laws) or by ``|`` (parallel composition: each user runs one
     of them, chosen uniformly, and the report says which: the mixture of the laws on disjoint outputs)."""
-    joint, parallel = top_level_split(spec, separator="&"), top_level_split(spec, separator="|")
-    if len(joint) > 1 and len(parallel) > 1:
-        raise InvalidParameterError(f"randomizer joins mechanisms with & (joint) or | (parallel), not both. Got {spec!r}")
-    parts = [_single_rows(part.strip()) for part in (joint if len(joint) > 1 else parallel)]
+    specs, joint = _split_parts(spec)
+    parts = [_single_rows(part) for part in specs]
     if len(parts) == 1:
         return parts[0]
     if len({len(rows) for _, rows in parts}) != 1:
         raise InvalidParameterError(f"randomizer: the composed mechanisms must take the same inputs. Got {spec!r}")
     labels = [label for label, _ in parts]
-    if len(joint) > 1:
+    if joint:
         size = math.prod(len(rows[0]) for _, rows in parts)
         if size > MAX_RANDOMIZER_OUTPUTS:
             raise InvalidParameterError(f"randomizer: the joint composition has {size} outputs > "
@@ -448,7 +455,6 @@ def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy
     return label, tuple(tuple(row) for row in rows)
 
 
-
 def joint_variable(first: BlanketVariable, second: BlanketVariable) -> BlanketVariable:
     """Joint composition (one report holds both outputs, drawn independently on the same input): every pair of
     kinds is a kind, with rho_1 rho_2 as the blanket (mu_z(y_1, y_2) = mu1_z(y_1) mu2_z(y_2) >= rho_1 rho_2)."""
@@ -479,129 +485,119 @@ def mixture_variable(parts: Sequence[BlanketVariable]) -> BlanketVariable:
                            (share * sum(part.rest[0] for part in parts), share * sum(part.rest[1] for part in parts)))
 
 
-def _named_krr(eps0: sympy.Expr, raw: dict[str, str]) -> tuple[str, int, list[BlanketVariable]]:
-    k = require_int("k", raw["k"], minimum=2, maximum=MAX_OPTIMAL_K)
-    return f"{k}-ary randomized response", k, [krr_variable(eps0, k)]
+def _hadamard_rows(eps0: sympy.Expr, k: int) -> tuple[tuple[sympy.Expr, ...], ...]:
+    return randomizer_rows(f"hadamard-response:k={k},eps=({eps0})", eps0)[1]
 
 
-def _named_unary(symmetric: bool) -> Callable[[sympy.Expr, dict[str, str]], tuple[str, int, list[BlanketVariable]]]:
-    key = "D" if symmetric else "k"
-
-    def build(eps0: sympy.Expr, raw: dict[str, str]) -> tuple[str, int, list[BlanketVariable]]:
-        k = require_int(key, raw[key], minimum=2, maximum=MAX_UNARY_K)
-        label = f"RAPPOR (symmetric unary encoding, D = {k})" if symmetric else f"optimised unary encoding (k = {k})"
-        return label, k, [unary_variable(eps0, k, symmetric=symmetric)]
-
-    return build
-
-
-def _named_blh(eps0: sympy.Expr, raw: dict[str, str]) -> tuple[str, int, list[BlanketVariable]]:
-    domain = require_int("D", raw["D"], minimum=2, maximum=MAX_BLH_DOMAIN)
-    return f"binary local hashing (D = {domain})", domain, [blh_variable(eps0, domain)]
-
-
-def _named_hadamard(eps0: sympy.Expr, raw: dict[str, str]) -> tuple[str, int, list[BlanketVariable]]:
-    k = require_int("k", raw["k"], minimum=2, maximum=MAX_RANDOMIZER_INPUTS)
-    _, rows = randomizer_rows(f"hadamard-response:k={k},eps=({eps0})", eps0)
-    return f"Hadamard response (k = {k})", len(rows), rows_variables(rows)
-
-
-def _named_laplace(eps0: sympy.Expr, raw: dict[str, str]) -> tuple[str, int, list[BlanketVariable]]:
+def _laplace(eps0: sympy.Expr, _: int) -> tuple[str, int, list[BlanketVariable]]:
     if decided_sign("eps0", eps0 - MIN_LAPLACE_EPS0) < 0:
         raise InvalidParameterError(f"randomizer laplace needs eps0 >= 10^-6. Got eps0 = {eps0}")
     return "Laplace noise of scale 1/eps0 on a bit", 2, [laplace_variable(eps0)]
 
 
-NAMED_RANDOMIZERS: dict[str, tuple[tuple[str, ...], Callable]] = {
-    "k-rr": (("k",), _named_krr),
-    "oue": (("k",), _named_unary(symmetric=False)),
-    "rappor": (("D",), _named_unary(symmetric=True)),
-    "blh": (("D",), _named_blh),
-    "hadamard": (("k",), _named_hadamard),
-    "laplace": ((), _named_laplace),
+@dataclass(frozen=True)
+class NamedRandomizer:
+    """A randomizer taken by name (eps0-LDP at the row's eps0): its one integer parameter (None: none) with the
+    largest value taken, ``build(eps0, value)`` -> (label, number of inputs, blanket variables), and
+    ``fixed(eps0, value)`` -> the variables of :func:`fixed_others_variables` (none where its law is not at hand)."""
+
+    parameter: str | None
+    maximum: int
+    build: Callable[[sympy.Expr, int], tuple[str, int, list[BlanketVariable]]]
+    fixed: Callable[[sympy.Expr, int], list[BlanketVariable]]
+
+
+NAMED_RANDOMIZERS: dict[str, NamedRandomizer] = {
+    "k-rr": NamedRandomizer("k", MAX_OPTIMAL_K, lambda e, k: (f"{k}-ary randomized response", k, [krr_variable(e, k)]),
+                            krr_fixed_others),
+    "oue": NamedRandomizer("k", MAX_UNARY_K, lambda e, k: (f"optimised unary encoding (k = {k})", k,
+                                                           [unary_variable(e, k, symmetric=False)]),
+                           lambda e, k: unary_fixed_others(e, k, symmetric=False)),
+    "rappor": NamedRandomizer("D", MAX_UNARY_K, lambda e, k: (f"RAPPOR (symmetric unary encoding, D = {k})", k,
+                                                              [unary_variable(e, k, symmetric=True)]),
+                              lambda e, k: unary_fixed_others(e, k, symmetric=True)),
+    "blh": NamedRandomizer("D", MAX_BLH_DOMAIN, lambda e, d: (f"binary local hashing (D = {d})", d,
+                                                              [blh_variable(e, d)]), blh_fixed_others),
+    "hadamard": NamedRandomizer("k", MAX_RANDOMIZER_INPUTS,
+                                lambda e, k: (f"Hadamard response (k = {k})", k, rows_variables(_hadamard_rows(e, k))),
+                                lambda e, k: fixed_others_variables(_hadamard_rows(e, k))),
+    "laplace": NamedRandomizer(None, 0, _laplace, lambda e, _: []),
 }
-"""name -> (its parameters, builder): the randomizers taken by name, eps0-LDP at the row's eps0 (see the module)."""
+"""name -> :class:`NamedRandomizer`: the randomizers taken by name (see the module)."""
 
 
-def _part_variables(spec: str, eps0: sympy.Expr) -> tuple[str, int, list[BlanketVariable]]:
-    """(label, number of inputs, variables) of one named randomizer or catalogue mechanism."""
+@dataclass(frozen=True)
+class Randomizer:
+    """What the ``optimal`` row needs of a randomizer SPEC: its label, one blanket variable per kind of input pair,
+    and the variables of fixed pairs of datasets for the lower end (:func:`fixed_others_variables`; empty where
+    the randomizer's law is not at hand: ``laplace``, a composition with a named part)."""
+
+    label: str
+    variables: tuple[BlanketVariable, ...]
+    fixed: tuple[BlanketVariable, ...]
+
+
+def _named(spec: str) -> tuple[NamedRandomizer, int] | None:
+    """The named randomizer a part of a SPEC is, with its validated parameter; None for a catalogue mechanism."""
     name, raw, count = parse_spec(spec)
-    if name in NAMED_RANDOMIZERS and "eps" not in raw:
-        expected, build = NAMED_RANDOMIZERS[name]
-        if count != 1 or set(raw) != set(expected):
-            takes = ", ".join(f"{p}=..." for p in expected) or "no parameters"
-            raise InvalidParameterError(f"randomizer {name} takes {takes} (its eps is eps0) and no repeat count. "
-                                        f"Got {spec!r}")
-        try:
-            return build(eps0, raw)
-        except InvalidParameterError as error:
-            raise InvalidParameterError(f"randomizer {name}: {error}") from error
-    label, rows = randomizer_rows(spec, eps0)
-    return label, len(rows), rows_variables(rows)
+    if name not in NAMED_RANDOMIZERS or "eps" in raw:
+        return None
+    entry = NAMED_RANDOMIZERS[name]
+    expected = () if entry.parameter is None else (entry.parameter,)
+    if count != 1 or set(raw) != set(expected):
+        takes = ", ".join(f"{p}=..." for p in expected) or "no parameters"
+        raise InvalidParameterError(f"randomizer {name} takes {takes} (its eps is eps0) and no repeat count. "
+                                    f"Got {spec!r}")
+    if entry.parameter is None:
+        return entry, 0
+    try:
+        return entry, require_int(entry.parameter, raw[entry.parameter], minimum=2, maximum=entry.maximum)
+    except InvalidParameterError as error:
+        raise InvalidParameterError(f"randomizer {name}: {error}") from error
 
 
-def _is_named(spec: str) -> bool:
-    name, raw, _ = parse_spec(spec)
-    return name in NAMED_RANDOMIZERS and "eps" not in raw
+def _part(spec: str, eps0: sympy.Expr) -> tuple[str, int, list[BlanketVariable]]:
+    """(label, number of inputs, variables) of one named randomizer or catalogue mechanism."""
+    named = _named(spec)
+    if named is None:
+        label, rows = randomizer_rows(spec, eps0)
+        return label, len(rows), rows_variables(rows)
+    entry, value = named
+    try:
+        return entry.build(eps0, value)
+    except InvalidParameterError as error:
+        raise InvalidParameterError(f"randomizer {parse_spec(spec)[0]}: {error}") from error
 
 
 @functools.lru_cache(maxsize=16)
-def randomizer_variables(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[BlanketVariable, ...]]:
-    """(label, one variable per kind of input pair) of the randomizer a SPEC names (see the module); bad input,
-    a mechanism that is not eps0-LDP among them, is an :class:`InvalidParameterError` naming ``randomizer``."""
+def randomizer_variables(spec: str, eps0: sympy.Expr) -> Randomizer:
+    """The :class:`Randomizer` a SPEC names (see the module); bad input, a mechanism that is not eps0-LDP among
+    them, is an :class:`InvalidParameterError` naming ``randomizer``."""
     try:
-        return _variables(spec, eps0)
+        return _randomizer(spec, eps0)
     except InvalidParameterError as error:
         if str(error).startswith("randomizer"):
             raise
         raise InvalidParameterError(f"randomizer {spec!r}: {error}") from error
 
 
-def _variables(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[BlanketVariable, ...]]:
-    joint, parallel = top_level_split(spec, separator="&"), top_level_split(spec, separator="|")
-    parts = [part.strip() for part in (joint if len(joint) > 1 else parallel)]
-    if not any(_is_named(part) for part in parts):
+def _randomizer(spec: str, eps0: sympy.Expr) -> Randomizer:
+    parts, joint = _split_parts(spec)
+    if all(_named(part) is None for part in parts):
         label, rows = randomizer_rows(spec, eps0)
-        return label, tuple(rows_variables(rows))
-    if len(joint) > 1 and len(parallel) > 1:
-        raise InvalidParameterError(f"randomizer joins mechanisms with & (joint) or | (parallel), not both. Got {spec!r}")
+        return Randomizer(label, tuple(rows_variables(rows)), tuple(fixed_others_variables(rows)))
     # a joint report of m parts is eps0-LDP when each is eps0/m-LDP (basic composition): named parts run at eps0/m
-    share = eps0 / len(parts) if len(joint) > 1 else eps0
-    built = [_part_variables(part, share) for part in parts]
-    if len(built) == 1:
-        return built[0][0], tuple(built[0][2])
+    share = eps0 / len(parts) if joint else eps0
+    built = [_part(part, share) for part in parts]
+    if len(built) == 1:  # one named randomizer
+        (label, _, variables), (entry, value) = built[0], _named(parts[0])
+        return Randomizer(label, tuple(variables), tuple(entry.fixed(eps0, value)))
     if len({inputs for _, inputs, _ in built}) != 1:
         raise InvalidParameterError(f"randomizer: the composed mechanisms must take the same inputs. Got {spec!r}")
     if any(len(variables) != 1 for _, _, variables in built):
         raise InvalidParameterError(f"randomizer: composing a named randomizer takes mechanisms whose input pairs are "
                                     f"all alike (one kind). Got {spec!r}")
     variables = [variables[0] for _, _, variables in built]
-    labels = [label for label, _, _ in built]
-    if len(joint) > 1:
-        return " & ".join(labels), (functools.reduce(joint_variable, variables),)
-    return " | ".join(labels), (mixture_variable(variables),)
-
-
-def lower_variables(spec: str, eps0: sympy.Expr) -> list[BlanketVariable]:
-    """:func:`fixed_others_variables` of the randomizer a SPEC names, where its law is at hand (catalogue mechanisms
-    and their compositions; ``k-rr``, ``hadamard``, ``oue``, ``rappor``, ``blh``); else none (``laplace``, a
-    composition with a named part)."""
-    joint, parallel = top_level_split(spec, separator="&"), top_level_split(spec, separator="|")
-    parts = [part.strip() for part in (joint if len(joint) > 1 else parallel)]
-    if not any(_is_named(part) for part in parts):
-        return fixed_others_variables(randomizer_rows(spec, eps0)[1])
-    if len(parts) > 1:  # a composition with a named part: no pmf here
-        return []
-    name, raw, _ = parse_spec(spec)
-    if name == "k-rr":
-        return krr_fixed_others(eps0, require_int("k", raw["k"], minimum=2, maximum=MAX_OPTIMAL_K))
-    if name == "hadamard":
-        k = require_int("k", raw["k"], minimum=2, maximum=MAX_RANDOMIZER_INPUTS)
-        return fixed_others_variables(randomizer_rows(f"hadamard-response:k={k},eps=({eps0})", eps0)[1])
-    if name in ("oue", "rappor"):
-        symmetric = name == "rappor"
-        k = require_int("D" if symmetric else "k", raw["D" if symmetric else "k"], minimum=2, maximum=MAX_UNARY_K)
-        return unary_fixed_others(eps0, k, symmetric=symmetric)
-    if name == "blh":
-        return blh_fixed_others(eps0, require_int("D", raw["D"], minimum=2, maximum=MAX_BLH_DOMAIN))
-    return []
+    label = (" & " if joint else " | ").join(label for label, _, _ in built)
+    composed = functools.reduce(joint_variable, variables) if joint else mixture_variable(variables)
+    return Randomizer(label, (composed,), ())  # no law of the composition at hand: no fixed pairs

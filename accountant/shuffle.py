@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import sympy
 
+from dpcert.accountant.blanket_variables import randomizer_variables
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.shuffle_blanket import blanket_bennett, blanket_delta, blanket_hoeffding
 from dpcert.accountant.shuffle_closed_forms import (
@@ -69,7 +70,6 @@ from dpcert.accountant.shuffle_exact import (
     krr_pair_enclosure,
     krr_worst_case_cost,
 )
-from dpcert.accountant.blanket_variables import randomizer_variables
 from dpcert.accountant.shuffle_optimal import blanket_optimal
 from dpcert.accountant.shuffle_numeric import (
     CloneDelta,
@@ -240,9 +240,9 @@ def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None, sampling:
 def _within_eps0(row: BoundResult, cap: sympy.Expr, *, delta0: object = None) -> BoundResult:
     """``row``, or eps0 l1 when the row's certified upper end is larger.
 
-    eps0 ||v||_1 always holds with delta = 0 (delta0 <= delta for (eps0, delta0)-LDP reports): the changed users' reports are eps0 ||v||_1-DP together
-    (basic composition over the changed items; one item at distance 1 for the eps0-LDP bounds), and
-    shuffling is post-processing (Dwork and Roth 2014, Proposition 2.1 and Theorem 3.16).
+    eps0 ||v||_1 always holds with delta = 0 (delta0 <= delta for (eps0, delta0)-LDP reports): the changed users'
+    reports are eps0 ||v||_1-DP together (basic composition over the changed items; one item at distance 1 for the
+    eps0-LDP bounds), and shuffling is post-processing (Dwork and Roth 2014, Proposition 2.1 and Theorem 3.16).
     """
     upper = row.certified_upper
     if upper is None or exact_sign(upper - cap) <= 0:

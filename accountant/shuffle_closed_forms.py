@@ -161,10 +161,11 @@ def fmt21_approx(eps0: object, n: object, delta: object, *, delta0: object) -> B
     d0 = require_real("delta0", delta0, low=0, high=x.delta / x.n, low_open=True, high_open=True)
     share = (1 + sympy.exp(-x.eps0) / 2) * x.n * d0
     e, total, share_float = math.exp(float(x.eps0)), float(x.delta), float(share)
+    symbol = sympy.Symbol("delta_inner", positive=True)
+    theorem_3_1 = sympy.lambdify(symbol, fmt21_closed_expression(x.eps0, x.n, symbol), "math")
 
     def excess(inner: float) -> float:  # float guide: total used at delta' minus delta
-        eps = math.log1p((e - 1) / (e + 1) * (8 * math.sqrt(e * math.log(4 / inner) / x.n) + 8 * e / x.n))
-        return inner + (math.exp(eps) + 1) * share_float - total
+        return inner + (math.exp(theorem_3_1(inner)) + 1) * share_float - total
 
     def condition(inner: sympy.Expr) -> sympy.Expr:
         return sympy.log(sympy.Integer(x.n) / (16 * sympy.log(4 / inner))) - x.eps0

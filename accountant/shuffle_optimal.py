@@ -55,7 +55,6 @@ from dpcert.accountant.blanket_variables import (
     clone_variable,
     krr_fixed_others,
     krr_variable,
-    lower_variables,
     randomizer_variables,
 )
 from dpcert.accountant.bound_result import BoundResult
@@ -210,8 +209,8 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
         return invalid("optimal", f"eps0 = {eps0} > {MAX_OPTIMAL_EPS0}: beyond the evaluated range (the blanket "
                                   "holds e^-eps0 of the mass: little amplification is left)")
     if randomizer is not None:
-        label, variables = randomizer_variables(randomizer, eps0)
-        fixed = lower_variables(randomizer, eps0)
+        named = randomizer_variables(randomizer, eps0)
+        label, variables, fixed = named.label, named.variables, named.fixed
     elif k is not None:
         if k > MAX_OPTIMAL_K:
             return invalid("optimal", f"k = {k} > {MAX_OPTIMAL_K}: beyond the evaluated range")

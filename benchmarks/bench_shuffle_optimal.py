@@ -9,8 +9,8 @@ For each (eps0, n) at delta = 1e-6 it prints the certified upper end of ``optima
 mean, evaluated), the best certified upper bound among the other methods (fmt21-/fmt23-numeric, the blanket's
 Hoeffding and Bennett bounds, the closed forms), their ratio (how much tighter ``optimal`` is), the exact row's
 lower end where the enumeration reaches it, and the seconds ``optimal`` took. With ``--randomizer`` (a named
-randomizer, or a finite mechanism of the catalogue with ``{eps0}`` standing for eps0) the others are the bounds for any eps0-LDP randomizer,
-which is all a user of that randomizer had. The issue's target: at least 1.2 times tighter at the median, never
+randomizer, or a finite mechanism of the catalogue with ``{eps0}`` standing for eps0) the others are the bounds for
+any eps0-LDP randomizer, which is all a user of that randomizer had. The issue's target: at least 1.2 times tighter at the median, never
 looser. With ``--k 0`` (any eps0-LDP randomizer, k omitted) the target is never looser than fmt21-numeric, and the
 last column is the gap to the lower end (binary randomized response's exact eps, up to n = 2000).
 """
