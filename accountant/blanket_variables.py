@@ -390,7 +390,7 @@ def _single_rows(spec: str) -> tuple[str, list[list[sympy.Expr]]]:
         if len(inputs) > MAX_RANDOMIZER_INPUTS or len(outputs) > MAX_RANDOMIZER_OUTPUTS:
             raise InvalidParameterError(f"at most {MAX_RANDOMIZER_INPUTS} inputs and {MAX_RANDOMIZER_OUTPUTS} outputs "
                                         f"are taken. Got {len(inputs)} and {len(outputs)}")
-        rows = [[sympy.sympify(mechanism.pmf(x).get(y, 0)) for y in outputs] for x in inputs]
+        rows = mechanism.pmf_rows()
     except InvalidParameterError as error:
         raise InvalidParameterError(f"randomizer must be a finite mechanism of `dpcert mechanisms` as "
                                     f"NAME:param=value,...: {error}") from error

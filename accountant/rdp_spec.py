@@ -73,7 +73,5 @@ def _one(name: str, raw: dict[str, str], neighbours: str) -> RdpCurve | str:
         raw.pop("pair", None)
         mechanism = make_mechanism(name, raw)
         if isinstance(mechanism, FiniteMechanism):
-            outputs = list(mechanism.outputs())
-            rows = [[mechanism.pmf(x).get(y, sympy.Integer(0)) for y in outputs] for x in mechanism.inputs()]
-            return finite_rdp(rows)
+            return finite_rdp(mechanism.pmf_rows())
     return f"no RDP curve is offered for {name}"

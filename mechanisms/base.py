@@ -86,6 +86,12 @@ class FiniteMechanism(Mechanism):
     def pmf(self, x: Hashable) -> Mapping[Hashable, sympy.Expr]:
         """P(y | x) for every output y with positive probability, as exact numbers summing to 1."""
 
+    def pmf_rows(self) -> list[list[sympy.Expr]]:
+        """The exact pmf as a table: one row per input, one entry per output (0 where impossible), in the orders of
+        :meth:`inputs` and :meth:`outputs`."""
+        outputs = list(self.outputs())
+        return [[sympy.sympify(self.pmf(x).get(y, 0)) for y in outputs] for x in self.inputs()]
+
     @cached_property
     def _float_tables(self) -> tuple[list[Hashable], dict[Hashable, np.ndarray]]:
         outs = list(self.outputs())

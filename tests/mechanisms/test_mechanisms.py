@@ -123,6 +123,15 @@ class TestFiniteMechanismContract:
                 assert not p.free_symbols
                 assert p.is_nonnegative is True or sympy.N(p, 50) >= 0
 
+    def test_pmf_rows_tabulate_the_pmf(self, finite_mechanism):
+        """One row per input and one entry per output, in the mechanisms' orders; 0 off the support."""
+        rows, outputs = finite_mechanism.pmf_rows(), list(finite_mechanism.outputs())
+        assert len(rows) == len(finite_mechanism.inputs())
+        for x, row in zip(finite_mechanism.inputs(), rows):
+            pmf = finite_mechanism.pmf(x)
+            assert len(row) == len(outputs)
+            assert all(entry == pmf.get(y, 0) for y, entry in zip(outputs, row))
+
     def test_outputs_cover_the_support(self, finite_mechanism):
         outputs = list(finite_mechanism.outputs())
         inputs = list(finite_mechanism.inputs())
