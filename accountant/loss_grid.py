@@ -27,18 +27,11 @@ target eps is the natural choice).
 
 **Rounding, bounded.** Each float operation is accounted for:
 
-- FFT convolution: Higham, "Accuracy and Stability of Numerical Algorithms" (2nd ed., Theorem 24.2 and
-  its corollaries): a radix-2 FFT of length N = 2^t computed in floating point satisfies
-  ||fl(F x) - F x||_2 <= rho ||F x||_2 with rho = t eta / (1 - t eta), eta = mu + gamma_4 (sqrt 2 + mu),
-  where mu bounds the error of the computed twiddle factors. From it (:func:`fft_error_bound`) every
-  entry of the computed cyclic convolution c~ = IFFT(FFT a . FFT b) is within
-  E = (1+rho)[rho (|a|_2 |b|_1 + |a|_1 |b|_2) + rho^2 |a|_2 |b|_2] + (rho (1 + rho) + (1+rho)^3 sqrt2 gamma_2 + 2u)
-  |a|_2 (|b|_1 + rho sqrt(N) |b|_2) of the exact one; the upper side stores c~ + E, the lower side
-  max(c~ - E, 0), each stepped one float outward. Assumed: numpy's FFT (pocketfft, real transforms of
-  power-of-two length) satisfies the radix-2 bound with two extra stages for the real-to-complex
-  packing (t = log2 N + 2) and twiddle factors accurate to mu = 2^-50 (pocketfft computes them from
-  exactly reduced angles); ``tests/accountant/test_pld_accountant.py`` checks the bound against exact
-  rational convolutions, including arrays spanning 300 orders of magnitude.
+- FFT convolution: every entry of a convolution computed by FFT is within a rigorous bound of the exact one
+  (Higham's Theorem 24.2, under the assumption stated in :mod:`dpcert.accountant.fft_convolution`, tested there);
+  the upper side stores the computed entry plus the bound, the lower side minus it (at least 0), each stepped one
+  float outward. A k-fold self-composition whose window and precision allow it is one FFT raised to the k-th
+  power (:meth:`LossGrid.power`), the tails that the cyclic window folds bounded by Chernoff's inequality.
 - exp and expm1 of a float argument: numpy's results are assumed within :data:`LIBM_RELATIVE_ERROR`
   = 2^-50 (8 units in the last place) relative of the exact function at the float argument; the error of
   the argument itself (an exponent built from l_j, the tilt and the scale) is bounded term by term.
@@ -59,25 +52,24 @@ from fractions import Fraction
 
 import numpy as np
 import scipy.fft
+import scipy.special
 
-from dpcert.accountant.shuffle_intervals import UNIT_ROUNDOFF, array_down, array_up, down, sum_lower, sum_upper, up
+from dpcert.accountant.fft_convolution import cyclic_power, fft_error_bound, power_error_bound
+from dpcert.accountant.shuffle_intervals import (UNIT_ROUNDOFF, array_down, array_up, down, exp_enclosure,
+                                                 log_enclosure, sum_lower, sum_upper, up)
+from dpcert.mechanisms.mp_contexts import interval_context
 
 __all__ = [
     "LIBM_RELATIVE_ERROR",
-    "TWIDDLE_ERROR",
     "MAX_GRID_POINTS",
     "SIDES",
     "LossGrid",
     "Truncation",
-    "fft_error_bound",
     "exp_bounds",
 ]
 
 LIBM_RELATIVE_ERROR = 2.0 ** -50
 """Assumed bound on the relative error of numpy's exp, expm1 and log at a float argument (8 ulps)."""
-
-TWIDDLE_ERROR = 2.0 ** -50
-"""Assumed bound mu on the error of the FFT's computed twiddle factors (Higham, Theorem 24.2)."""
 
 MAX_GRID_POINTS = 1 << 23
 """The most grid points a composed distribution keeps: beyond, tails are truncated (soundly, at a cost in
@@ -90,28 +82,11 @@ _FLOOR = 1e-300
 
 _LN2 = math.log(2.0)
 
+POWER_PRECISION = 2.0 ** -30
+"""A power is taken by one FFT (:meth:`LossGrid.power`) when its error bound summed over its window is at most
+this fraction (about 1.5e-11) of the window's mass, or at most four times a guess of what repeated squaring
+would accumulate; otherwise the base is squared once more first."""
 
-def _higham_rho(size: int) -> float:
-    """rho of Higham's Theorem 24.2 for a power-of-two FFT of ``size`` points (plus two packing stages)."""
-    stages = max(1, size.bit_length() - 1) + 2
-    gamma4 = 4 * UNIT_ROUNDOFF / (1 - 4 * UNIT_ROUNDOFF)
-    eta = TWIDDLE_ERROR + gamma4 * (math.sqrt(2.0) + TWIDDLE_ERROR)
-    return up(stages * eta / (1 - stages * eta))
-
-
-def fft_error_bound(a_l1: float, a_l2: float, b_l1: float, b_l2: float, size: int) -> float:
-    """A bound on every entry's error of the cyclic convolution of a and b computed by FFT of ``size`` points.
-
-    ``a_l1 >= |a|_1``, ``a_l2 >= |a|_2`` and the same for b (upper bounds of the norms). The formula is in
-    the module docstring; it is evaluated here in floats and then enlarged by 1 % and one float, which
-    covers the rounding of its own few operations many times over.
-    """
-    rho = _higham_rho(size)
-    g2 = 2 * UNIT_ROUNDOFF / (1 - 2 * UNIT_ROUNDOFF)
-    spread = b_l1 + rho * math.sqrt(size) * b_l2
-    bound = ((1 + rho) * (rho * (a_l2 * b_l1 + a_l1 * b_l2) + rho * rho * a_l2 * b_l2)
-             + (rho * (1 + rho) + (1 + rho) ** 3 * math.sqrt(2.0) * g2 + 2 * UNIT_ROUNDOFF) * a_l2 * spread)
-    return up(bound * 1.01)
 
 
 def exp_bounds(x: np.ndarray, error: np.ndarray | float, side: str) -> np.ndarray:
@@ -139,6 +114,42 @@ def _log_cumulative(logs: np.ndarray) -> np.ndarray:
     top = float(np.max(logs[finite]))
     with np.errstate(under="ignore", divide="ignore"):
         return np.log(np.cumsum(np.where(finite, np.exp(np.maximum(logs - top, -745.0)), 0.0))) + top
+
+
+def _log_moment_upper(values: np.ndarray, rate: float) -> float:
+    """An upper bound on ln sum_j values_j e^(rate j) (j = 0, 1, ...; values non-negative, not all 0)."""
+    present = np.nonzero(values > 0)[0]
+    exponents = rate * present.astype(float)  # one rounding each: within u |rate j|
+    top = float(np.max(exponents))
+    shifted = exponents - top
+    error = UNIT_ROUNDOFF * (np.abs(exponents) + np.abs(shifted)) * 1.01
+    total = sum_upper(array_up(values[present] * exp_bounds(shifted, error, "upper")))
+    return up(top + log_enclosure(total, total)[1])
+
+
+@dataclass(frozen=True)
+class _MomentGuide:
+    """ln sum_j values_j e^(r j) on a grid of orders r > 0, and ln sum_j values_j e^(-r j) on the same grid
+    shifted by ``least`` (orders >= least), in floats, from the values pooled into at most 1024 blocks, each
+    block's mass at its far end (a guide for choosing a power's window and Chernoff orders)."""
+
+    rates: np.ndarray
+    moments: np.ndarray
+    negative_rates: np.ndarray
+    negative: np.ndarray
+
+    @classmethod
+    def of(cls, values: np.ndarray, least: float) -> _MomentGuide:
+        width = max(1, -(-values.size // 1024))
+        starts = np.arange(0, values.size, width)
+        with np.errstate(divide="ignore"):
+            logs = np.log(np.add.reduceat(values, starts))
+        ends = np.minimum(starts + width - 1, values.size - 1).astype(float)
+        rates = np.geomspace(1e-9, 50.0, 40)
+        negative_rates = rates + least
+        moments = scipy.special.logsumexp(logs[None, :] + rates[:, None] * ends[None, :], axis=1)
+        negative = scipy.special.logsumexp(logs[None, :] - negative_rates[:, None] * starts[None, :], axis=1)
+        return cls(rates, moments, negative_rates, negative)
 
 
 def _norms_upper(values: np.ndarray) -> tuple[float, float]:
@@ -307,18 +318,123 @@ class LossGrid:
         return composed._normalised().truncated(truncation)
 
     def power(self, count: int, truncation: Truncation) -> LossGrid:
-        """``count``-fold self-composition by repeated squaring (log2 count squarings)."""
+        """``count``-fold self-composition: repeated squaring, finished by one FFT raised to the remaining power
+        (:meth:`_raised`) as soon as that power's error bound, summed over its window, is negligible."""
         if count < 1:
             raise ValueError("count must be >= 1")
         result: LossGrid | None = None
         base = self
         while True:
+            raised = base._raised(count, truncation) if count > 1 else None
+            if raised is not None:
+                return raised if result is None else result.convolve(raised, truncation)
             if count & 1:
                 result = base if result is None else result.convolve(base, truncation)
             count >>= 1
             if not count:
                 return result
             base = base.convolve(base, truncation)
+
+    def _raised(self, count: int, truncation: Truncation) -> LossGrid | None:
+        """The ``count``-fold self-composition by one FFT on a cyclic window, or None when that is not worth it:
+        no window within ``max_points`` meets the truncation's tails, or the power's error bound summed over the
+        window exceeds four times a guess of what repeated squaring would accumulate (and POWER_PRECISION).
+
+        In the units of the power (the values divided by their sum S), the k-fold sum c' has indices 0 ...
+        k (n - 1) and true masses c'_i w_i, w_i = (S 2^scale2 e^log_scale)^k e^(-tilt l_i), decreasing in i; the
+        window [first, first + N) holds each index modulo N. Two Chernoff bounds in these units,
+        A = e^(-r hi) (sum_j a'_j e^(r j))^k >= the mass at or above hi = first + N (any r > 0) and
+        B = e^(r first) (sum_j a'_j e^(-r j))^k >= sum_(i < first) c'_i e^(tilt h (first - i)) (any r >= tilt h),
+        make both sides sound:
+
+        - upper: mass from above wraps to lower losses with a larger weight (extra mass: sound), and its true
+          mass, at most A w_first, goes to +infinity; mass from below wraps to higher losses with a smaller weight,
+          so its true mass, at most B w_first, is added at ``first`` as the truncations do;
+        - lower: mass from above or below may land on any entry, so A + B is taken off every entry.
+        """
+        a = self.values
+        scale = float(np.sum(a))
+        if scale == 0.0:
+            return None
+        l1, l2 = (up(norm / scale) for norm in _norms_upper(a))
+        pair_size = 1 << max(1, (2 * a.size - 2).bit_length())
+        budget = max(POWER_PRECISION, 4.0 * count * 2 * a.size * fft_error_bound(l1, l2, l1, l2, pair_size))
+        index = np.arange(a.size, dtype=float)
+        mean = float(np.dot(index, a)) / scale
+        spread = math.sqrt(max(float(np.dot((index - mean) ** 2, a)) / scale, 0.0) * count)
+        least = 1 << max(1, (max(math.ceil(12 * spread), a.size) - 1).bit_length())  # +-6 sd: a window is wider
+        if least < count * (a.size - 1) + 1 and power_error_bound(l1, l2, least, count) * least > budget:
+            return None
+        tilt_step = self.tilt * float(self.step)
+        guide = _MomentGuide.of(a / scale, tilt_step)
+        span = count * (a.size - 1) + 1
+        margin = math.log(truncation.relative / 2)
+        # the lowest first with B <= relative / 2, then the lowest hi with A w_first <= tail / 2 and A <= relative / 2
+        floors = (margin - count * guide.negative) / guide.negative_rates
+        bottom = int(np.argmax(floors))
+        if not np.isfinite(floors[bottom]):
+            return None
+        low = max(0, math.floor(float(floors[bottom])))
+        log_weight = (count * (math.log(scale) + self.scale2 * _LN2 + self.log_scale)
+                      - tilt_step * (count * self.start + low))
+        target = min(math.log(truncation.tail / 2) - log_weight, margin)
+        cuts = (count * guide.moments - target) / guide.rates
+        top = int(np.argmin(cuts))
+        if not math.isfinite(target) or not np.isfinite(cuts[top]):
+            return None
+        high = min(span, max(low + 1, math.ceil(float(cuts[top]))))
+        size = 1 << max(1, (max(high - low, a.size) - 1).bit_length())
+        error = power_error_bound(l1, l2, size, count)
+        if size > truncation.max_points or error * size > budget:
+            return None
+        first = 0 if size >= span else min(low, span - size)
+        above, weight = (0.0, 0.0)
+        if first + size < span:
+            above, weight = self._above(count, first, size, scale, float(guide.rates[top]))
+        below = 0.0 if first == 0 else self._below(count, first, scale, float(guide.negative_rates[bottom]))
+        if above > truncation.relative or up(above * weight) > truncation.tail or below > truncation.relative:
+            return None
+        raw = np.roll(cyclic_power(a, count, size, scale), -(first % size))
+        ln_scale = math.log(scale)
+        log_scale = count * (self.log_scale + ln_scale)
+        # the exact log scale is count (log_scale + ln scale): ln carries LIBM_RELATIVE_ERROR, the sum and the
+        # product one rounding each; the difference is folded into the values (a factor e^(+-slack))
+        slack = (count * (LIBM_RELATIVE_ERROR * abs(ln_scale) + UNIT_ROUNDOFF * abs(self.log_scale + ln_scale))
+                 + UNIT_ROUNDOFF * abs(log_scale)) * 1.01 + 1e-300
+        factor = exp_enclosure(slack, slack)[1] * (1 + 4 * UNIT_ROUNDOFF)
+        if self.side == "upper":
+            if np.min(raw) < -error:
+                raise ArithmeticError("an FFT power of a non-negative array fell below its error bound")
+            values = array_up(raw + error)
+            values[0] = up(values[0] + below)
+            values = array_up(values * factor)
+            infinity = min(1.0, up(up(count * self.infinity) + up(above * weight)))
+        else:
+            values = np.maximum(array_down(array_down(raw - up(up(error + above) + below)) / factor), 0.0)
+            with np.errstate(divide="ignore"):
+                kept = -math.expm1(count * math.log1p(-self.infinity)) if self.infinity < 1.0 else 1.0
+            infinity = max(0.0, down(kept * (1 - 1e-12)))
+        raised = LossGrid(self.side, self.step, count * self.start + first, values, count * self.scale2, log_scale,
+                          self.tilt, infinity)
+        return raised._normalised().truncated(truncation)
+
+    def _above(self, count: int, first: int, size: int, scale: float, rate: float) -> tuple[float, float]:
+        """(A, w_first) of :meth:`_raised`, both from above: the power's mass at indices >= first + size (its
+        units, Chernoff at ``rate``) and the true weight of one unit at the window's bottom, ``first``."""
+        ctx = interval_context(113)
+        cut = first + size
+        moment = ctx.mpf(_log_moment_upper(self.values, rate)) - ctx.log(ctx.mpf(scale))
+        mass = ctx.exp(-ctx.mpf(rate) * cut + count * moment)
+        loss = ctx.mpf(count * self.start + first) * ctx.mpf(self.step.numerator) / self.step.denominator
+        weight = ctx.exp(count * (self.scale2 * ctx.log(2) + ctx.mpf(self.log_scale) + ctx.log(ctx.mpf(scale)))
+                         - ctx.mpf(self.tilt) * loss)
+        return up(float(mass.b)), up(float(weight.b))
+
+    def _below(self, count: int, first: int, scale: float, rate: float) -> float:
+        """B of :meth:`_raised`: e^(rate first) (sum_j values_j e^(-rate j) / scale)^count, rate >= tilt h."""
+        ctx = interval_context(113)
+        moment = ctx.mpf(_log_moment_upper(self.values, -rate)) - ctx.log(ctx.mpf(scale))
+        return up(float(ctx.exp(ctx.mpf(rate) * first + count * moment).b))
 
     # -----------------------------------------------------------------------------------------
     # truncation
