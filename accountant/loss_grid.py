@@ -130,7 +130,7 @@ def _log_moment_upper(values: np.ndarray, rate: float) -> float:
 @dataclass(frozen=True)
 class _MomentGuide:
     """ln sum_j values_j e^(r j) on a grid of orders r > 0, and ln sum_j values_j e^(-r j) on the same grid
-    shifted by ``least`` (orders >= least), in floats, from the values pooled into at most 1024 blocks, each
+    shifted by ``least`` (orders >= least), in floats, from the values pooled into at most 2048 blocks, each
     block's mass at its far end (a guide for choosing a power's window and Chernoff orders)."""
 
     rates: np.ndarray
@@ -140,12 +140,12 @@ class _MomentGuide:
 
     @classmethod
     def of(cls, values: np.ndarray, least: float) -> _MomentGuide:
-        width = max(1, -(-values.size // 1024))
+        width = max(1, -(-values.size // 2048))
         starts = np.arange(0, values.size, width)
         with np.errstate(divide="ignore"):
             logs = np.log(np.add.reduceat(values, starts))
         ends = np.minimum(starts + width - 1, values.size - 1).astype(float)
-        rates = np.geomspace(1e-9, 50.0, 40)
+        rates = np.geomspace(1e-9, 50.0, 64)
         negative_rates = rates + least
         moments = scipy.special.logsumexp(logs[None, :] + rates[:, None] * ends[None, :], axis=1)
         negative = scipy.special.logsumexp(logs[None, :] - negative_rates[:, None] * starts[None, :], axis=1)
