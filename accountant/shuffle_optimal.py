@@ -68,12 +68,12 @@ __all__ = ["MAX_LOWER_N", "MAX_OPTIMAL_EPS0", "MAX_OPTIMAL_N", "blanket_delta_lo
            "blanket_optimal"]
 
 MAX_OPTIMAL_N = 10**8
-"""Largest n evaluated (the n-fold sum's grid grows like sqrt(n): for 10-RR at eps0 = 1 about 1 s at n = 10^6, 6 s
-at 10^7 and 54 s at 10^8, 850 MB); beyond, the row says so."""
+"""Largest n evaluated (the n-fold sum's grid grows like sqrt(n): for 10-RR at eps0 = 1 about 0.2 s at n = 10^6,
+0.5 s at 10^7 and 6 s at 10^8, 950 MB); beyond, the row says so."""
 
-MAX_LOWER_N = 5000
-"""Largest n given a lower end from a fixed pair of datasets (its grid's step falls like 1/sqrt(n): for 10-RR about
-1 s at n = 1000, 2.4 s at 2000 and 7 s at 5000)."""
+MAX_LOWER_N = 10**4
+"""Largest n given a lower end from a fixed pair of datasets (its grid's step falls like 1/sqrt(n): for 10-RR at
+eps0 = 1 about 0.6 s at n = 1000, 2 s at 2000, 4 s at 5000 and 7 s at 10^4; 17 s at 2 10^4)."""
 
 MAX_OPTIMAL_EPS0 = 10
 """Largest eps0 evaluated (G's values span e^(2 eps0) of its spread's steps); beyond, the row says so."""
