@@ -72,6 +72,7 @@ __all__ = [
     "joint_variable",
     "krr_fixed_others",
     "krr_variable",
+    "laplace_fixed_others",
     "laplace_variable",
     "mixture_variable",
     "randomizer_rows",
@@ -367,6 +368,30 @@ def laplace_variable(eps0: sympy.Expr, *, cells: int = LAPLACE_CELLS) -> Blanket
                            tuple(1 for _ in kinds), interval_fractions(1 - context.exp(-e0 / 2)))
 
 
+def laplace_fixed_others(eps0: sympy.Expr, *, cells: int = LAPLACE_CELLS) -> list[BlanketVariable]:
+    """The variable H of :func:`fixed_others_variables` for the Laplace randomizer of :func:`laplace_variable`:
+    x = 0, x' = 1, the others all holding 1, so Y ~ mu_1 and H = mu_0(Y) / mu_1(Y) - e^eps, the ratio being E on
+    y <= 0, 1/E on y >= 1 and e^(eps0 (1 - 2y)) between. [0, 1] is cut into ``cells`` equal cells and H replaced on
+    each by its conditional mean (int_c mu_0 - e^eps int_c mu_1) / int_c mu_1, where int_c mu_0 = (e^(-eps0 a) -
+    e^(-eps0 b)) / 2 and int_c mu_1 = (e^(-eps0 (1 - b)) - e^(-eps0 (1 - a))) / 2 on [a, b]: a contraction in the
+    convex order, so E[(H_1 + ... + H_n)_+] only falls (Shaked and Shanthikumar, "Stochastic Orders", 2007,
+    Theorem 3.A.12) and its lower bound stays one for the true delta."""
+    context = interval_context(96)
+    e0 = iv_exact(context, eps0)
+    half = (Fraction(1, 2), Fraction(1, 2))
+    small = interval_fractions(context.exp(-e0) / 2)
+    kinds = [(half, small, small), (small, half, half)]  # y <= 0, y >= 1
+    for j in range(cells):
+        a, b = context.mpf(j) / cells, context.mpf(j + 1) / cells
+        p = interval_fractions((context.exp(-e0 * a) - context.exp(-e0 * b)) / 2)
+        q = interval_fractions((context.exp(-e0 * (1 - b)) - context.exp(-e0 * (1 - a))) / 2)
+        if q[0] <= 0:
+            raise InvalidParameterError(f"randomizer laplace: eps0 = {eps0} is too small for its cells")
+        kinds.append((p, q, q))
+    return [BlanketVariable(tuple(kd[0] for kd in kinds), tuple(kd[1] for kd in kinds), tuple(kd[2] for kd in kinds),
+                            tuple(1 for _ in kinds), (Fraction(0), Fraction(0)))]
+
+
 def _kinds_variable(kinds: Sequence[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]) -> BlanketVariable:
     """A variable from its kinds' exact (mu_x, mu_x', rho) masses (each kind's total), gamma their rho's sum; the
     enclosures from interval arithmetic (a mass such as b^k at k = 10^6 is far below the floats)."""
@@ -499,12 +524,15 @@ def _laplace(eps0: sympy.Expr, _: int) -> tuple[str, int, list[BlanketVariable]]
 class NamedRandomizer:
     """A randomizer taken by name (eps0-LDP at the row's eps0): its one integer parameter (None: none) with the
     largest value taken, ``build(eps0, value)`` -> (label, number of inputs, blanket variables), and
-    ``fixed(eps0, value)`` -> the variables of :func:`fixed_others_variables` (none where its law is not at hand)."""
+    ``fixed(eps0, value)`` -> the variables of :func:`fixed_others_variables`. ``aligned``: they are the pair of
+    inputs (0, 1) with the others all holding 1, then (with three inputs or more) all holding 2, so compositions of
+    aligned randomizers combine them, variant by variant, into pairs of datasets of the composed report."""
 
     parameter: str | None
     maximum: int
     build: Callable[[sympy.Expr, int], tuple[str, int, list[BlanketVariable]]]
     fixed: Callable[[sympy.Expr, int], list[BlanketVariable]]
+    aligned: bool = True
 
 
 NAMED_RANDOMIZERS: dict[str, NamedRandomizer] = {
@@ -520,8 +548,8 @@ NAMED_RANDOMIZERS: dict[str, NamedRandomizer] = {
                                                               [blh_variable(e, d)]), blh_fixed_others),
     "hadamard": NamedRandomizer("k", MAX_RANDOMIZER_INPUTS,
                                 lambda e, k: (f"Hadamard response (k = {k})", k, rows_variables(_hadamard_rows(e, k))),
-                                lambda e, k: fixed_others_variables(_hadamard_rows(e, k))),
-    "laplace": NamedRandomizer(None, 0, _laplace, lambda e, _: []),
+                                lambda e, k: fixed_others_variables(_hadamard_rows(e, k)), aligned=False),
+    "laplace": NamedRandomizer(None, 0, _laplace, lambda e, _: laplace_fixed_others(e)),
 }
 """name -> :class:`NamedRandomizer`: the randomizers taken by name (see the module)."""
 
@@ -529,8 +557,8 @@ NAMED_RANDOMIZERS: dict[str, NamedRandomizer] = {
 @dataclass(frozen=True)
 class Randomizer:
     """What the ``optimal`` row needs of a randomizer SPEC: its label, one blanket variable per kind of input pair,
-    and the variables of fixed pairs of datasets for the lower end (:func:`fixed_others_variables`; empty where
-    the randomizer's law is not at hand: ``laplace``, a composition with a named part)."""
+    and the variables of fixed pairs of datasets for the lower end (:func:`fixed_others_variables`; empty for a
+    composition of a named randomizer with a part that is not aligned: see :class:`NamedRandomizer`)."""
 
     label: str
     variables: tuple[BlanketVariable, ...]
@@ -600,4 +628,13 @@ def _randomizer(spec: str, eps0: sympy.Expr) -> Randomizer:
     variables = [variables[0] for _, _, variables in built]
     label = (" & " if joint else " | ").join(label for label, _, _ in built)
     composed = functools.reduce(joint_variable, variables) if joint else mixture_variable(variables)
-    return Randomizer(label, (composed,), ())  # no law of the composition at hand: no fixed pairs
+    named = [_named(part) for part in parts]
+    if not all(entry is not None and entry[0].aligned for entry in named):
+        return Randomizer(label, (composed,), ())  # no common pair of datasets at hand: no lower end
+    # the pair (0, 1) with the others holding 1 (or 2) in every part is one pair of datasets of the composed report
+    variants = zip(*[entry.fixed(share, value) for entry, value in named])
+    try:
+        fixed = tuple(functools.reduce(joint_variable, same) if joint else mixture_variable(same) for same in variants)
+    except InvalidParameterError:  # too many kinds for the lower end: the upper bound alone
+        fixed = ()
+    return Randomizer(label, (composed,), fixed)

@@ -30,8 +30,9 @@ its root (three evaluations where the guide is good; else the bisection of
 :func:`~dpcert.proofs.certified_root.certified_root` to 2^-10 relative). The guides only choose where to ask, so
 the reported upper end is a valid eps for the shuffled mechanism wherever the search stops.
 
-**Lower end.** For a randomizer with its pmf at hand (k-RR, a catalogue mechanism, ``hadamard``) and n up to
-:data:`MAX_LOWER_N`, the exact eps of one pair of datasets (the other users' data fixed) is bounded from below: its
+**Lower end.** For every randomizer (not a composition of a named one with ``hadamard`` or a catalogue
+mechanism: :class:`~dpcert.accountant.blanket_variables.NamedRandomizer`) and n up to :data:`MAX_LOWER_N`, the
+exact eps of one pair of datasets (the other users' data fixed) is bounded from below: its
 delta is again a mean (1/n) E[(H_1 + ... + H_n)_+]
 (:func:`~dpcert.accountant.blanket_variables.fixed_others_variables`), evaluated from below by
 :func:`~dpcert.accountant.iid_sums.positive_part_mean_lower`; the eps where that exceeds delta is below the true

@@ -10,9 +10,9 @@ Four panels, each the certified upper end of eps against n:
 (c) parallel composition: each user runs 10-RR or binary local hashing (D = 10), chosen uniformly, beside each;
 (d) 10-RR with users Poisson-sampled before the shuffler at rates 0.1, 0.3, 0.5, 0.8 and 1.
 
-Lower ends: where the row has one (randomizers with their pmf at hand, n <= 10^4: the exact eps of one pair of
-datasets, bounded from below), panel (a) draws it for 10-RR as a dotted line (OUE, RAPPOR and BLH have one too,
-not drawn; Laplace has none).
+Lower ends: where the row has one (n <= 10^4, not beside Hadamard response: the exact eps of one pair of
+datasets, bounded from below), panel (a) draws it for 10-RR as a dotted line (OUE, RAPPOR, BLH and Laplace have
+one too, not drawn).
 
 Run: python benchmarks/plot_shuffle_randomizers.py [--out docs/shuffle_randomizers.png]
      [--summary docs/shuffle_randomizers.md]
