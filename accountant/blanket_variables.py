@@ -48,7 +48,7 @@ import sympy
 
 from dpcert.accountant.iid_sums import ValueAtom
 from dpcert.accountant.mp_enclosures import interval_fractions
-from dpcert.accountant.pld_spec import parse_spec, top_level_split
+from dpcert.accountant.spec_syntax import parse_spec, top_level_split
 from dpcert.accountant.shuffle_intervals import enclose, iv_evaluate, iv_exact, up
 from dpcert.mechanisms.base import FiniteMechanism
 from dpcert.mechanisms.catalog import make_mechanism

@@ -99,6 +99,10 @@ class NumericalComposition:
             raise InvalidParameterError(f"neighbours must be one of {', '.join(NEIGHBOURS)}. Got {self.neighbours!r}")
         if not self.components:
             raise InvalidParameterError("compose needs at least one mechanism SPEC")
+        if self.neighbours != "substitute" and any(c.name == "shuffle" for c in self.components):
+            raise InvalidParameterError("shuffle rounds compose under substitution neighbours only (one user's data "
+                                        "changed; adding a user changes the count of reports): give --neighbours "
+                                        "substitute")
         keys = {frozenset(c.pairs) for c in self.components}
         if len(keys) != 1:
             raise InvalidParameterError("every mechanism of a composition must be symmetric, subsampled or given "

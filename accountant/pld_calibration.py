@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.pld_accountant import compose
-from dpcert.accountant.pld_spec import MAX_COUNT
+from dpcert.accountant.spec_syntax import MAX_COUNT
 from dpcert.mechanisms.parameters import InvalidParameterError, require_real
 
 __all__ = ["CALIBRATED", "Calibration", "calibrate"]

@@ -12,6 +12,12 @@ A SPEC names a mechanism, its parameters and an optional repeat count, e.g.
 ``randomized-response``   eps in [10^-6, 700]
 ``k-rr``                  k in [2, 10^6], eps in [10^-6, 700]
 ``approximate-dp``        eps in [10^-6, 700], delta in [0, 1): the (eps, delta)-DP worst case
+``shuffle``               one round of shuffled reports: eps0, n, delta as for ``dpcert bound shuffle``, and k
+                          (k-ary randomized response; omitted: any eps0-LDP randomizer) or randomizer (a named
+                          randomizer or catalogue SPEC, in parentheses when it has commas); taken as
+                          (eps, delta)-DP with eps the certified upper end of the ``optimal`` row; substitution
+                          neighbours only (one user's data changed: adding a user changes the count of reports),
+                          and no q (the row's own ``sampling`` is for users left out)
 any finite mechanism      of ``dpcert mechanisms`` (e.g. ``unary-encoding:k=4,eps=1``), composed on its
                           inputs ``pair=i/j`` (default: every ordered pair when it is the only mechanism);
                           with ``q``, input i is the record present and j the record absent
@@ -24,7 +30,6 @@ the fraction m/n of a batch sampled without replacement under substitution. ``co
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import sympy
@@ -39,18 +44,16 @@ from dpcert.accountant.loss_mechanisms import (
     randomized_response_pair,
 )
 from dpcert.accountant.loss_pairs import LossPair
+from dpcert.accountant.shuffle import shuffle_bound
+from dpcert.accountant.spec_syntax import parse_spec
 from dpcert.mechanisms.base import FiniteMechanism
 from dpcert.mechanisms.catalog import CATALOG, make_mechanism
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int, require_positive, require_real
 from dpcert.proofs.rounding import float_lower, float_upper
 
-__all__ = ["BUILT_IN", "NEIGHBOURS", "MAX_COUNT", "Component", "parse_spec", "make_component", "top_level_split"]
+__all__ = ["BUILT_IN", "NEIGHBOURS", "Component", "make_component"]
 
 NEIGHBOURS = ("add-remove", "substitute")
-MAX_COUNT = 10**6
-"""Repeat counts up to 10^6: repeated squaring needs up to 2 log2(count) convolutions (40 at 10^6); measured:
-10^6 subsampled randomized responses take 12 s, 10^7 took over a minute."""
-
 MAX_FINITE_INPUTS = 8
 """A finite mechanism without ``pair=`` is composed on every ordered pair of its inputs: at most 8 inputs."""
 
@@ -71,6 +74,7 @@ BUILT_IN: dict[str, tuple[str, ...]] = {
     "randomized-response": ("eps", "q"),
     "k-rr": ("k", "eps", "q"),
     "approximate-dp": ("eps", "delta", "q"),
+    "shuffle": ("eps0", "n", "k", "randomizer", "delta"),
 }
 
 
@@ -105,64 +109,6 @@ class Component:
     def label(self) -> str:
         text = ",".join(f"{k}={v}" for k, v in self.parameters)
         return f"{self.name}:{text}" + (f"*{self.count}" if self.count != 1 else "")
-
-
-def top_level_split(text: str, *, separator: str = ",") -> list[str]:
-    """``text`` split at the separators outside brackets (a value may be a list: A=[[0, 1], [2, 0]])."""
-    parts, depth, current = [], 0, []
-    for char in text:
-        depth += (char in "([{") - (char in ")]}")
-        if char == separator and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    parts.append("".join(current))
-    return parts
-
-
-_PARAMETER = re.compile(r"[A-Za-z_]\w*\s*=")
-
-
-def _count_star(text: str) -> int | None:
-    """Where the repeat count's '*' is: the last single '*' (not part of a power '**', or the last character)
-    outside brackets in the last parameter's value (or after the name); so a product inside a value needs
-    parentheses: eps=(log(3)*2)."""
-    starts = [match.end() for match in _PARAMETER.finditer(text)]
-    begin = starts[-1] if starts else text.find(":") + 1
-    depth, found = 0, None
-    for position in range(begin, len(text)):
-        char = text[position]
-        depth += (char in "([{") - (char in ")]}")
-        alone = "*" not in (text[position - 1], text[position + 1:position + 2]) or position == len(text) - 1
-        if char == "*" and depth == 0 and alone:
-            found = position
-    return found
-
-
-def parse_spec(text: str) -> tuple[str, dict[str, str], int]:
-    """``NAME:param=value,...*count`` -> (name, raw parameters, count)."""
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidParameterError(f"SPEC must be NAME:param=value,...[*count]. Got {text!r}")
-    text = text.strip()
-    count = 1
-    star = _count_star(text)
-    if star is not None:
-        text, count = text[:star], require_int("count", text[star + 1:].strip(), minimum=1, maximum=MAX_COUNT)
-    name, _, body = text.partition(":")
-    name = name.strip()
-    raw: dict[str, str] = {}
-    previous = ""
-    for item in (part.strip() for part in top_level_split(body) if body.strip()):
-        key, equals, value = item.partition("=")
-        if not equals or not key.strip() or not value.strip():
-            after = f" (after {previous}=...)" if previous else ""
-            raise InvalidParameterError(f"SPEC parameters must read param=value{after}. Got {item!r} in {text!r}")
-        previous = key.strip()
-        if key.strip() in raw:
-            raise InvalidParameterError(f"SPEC names parameter {key.strip()!r} twice: {text!r}")
-        raw[key.strip()] = value.strip()
-    return name, raw, count
 
 
 def _scale(name: str, value: str) -> sympy.Expr:
@@ -210,9 +156,28 @@ def _built_in(name: str, raw: dict[str, str]) -> tuple[LossPair, sympy.Rational 
         k = require_int("k", _need(name, raw, "k"), minimum=2, maximum=10**6)
         eps = _eps(_need(name, raw, "eps"))
         return randomized_response_pair(eps, k=k), _rational_unit(eps), ("rr", eps) if k == 2 else None
+    if name == "shuffle":
+        return _shuffled(raw)
     eps = _eps(_need(name, raw, "eps"))
     delta = require_real("delta", _need(name, raw, "delta"), low=0, high=1, high_open=True)
     return dp_pair(eps, delta), _rational_unit(eps), None
+
+
+def _shuffled(raw: dict[str, str]) -> tuple[LossPair, sympy.Rational | None, None]:
+    """The (eps, delta) pair of one shuffled round: eps the certified upper end of the shuffle row ``optimal`` (raised
+    to 10^-6 if below: a larger eps is still an upper bound)."""
+    randomizer = raw.get("randomizer")
+    if randomizer is not None and randomizer.startswith("(") and randomizer.endswith(")"):
+        randomizer = randomizer[1:-1]
+    delta = _need("shuffle", raw, "delta")
+    row = shuffle_bound("optimal", _need("shuffle", raw, "eps0"), _need("shuffle", raw, "n"), delta,
+                        k=raw.get("k"), randomizer=randomizer, lower_end=False)
+    if not row.valid or row.upper_value is None:
+        raise InvalidParameterError(f"shuffle: no certified eps for this round ({row.note})")
+    eps = max(sympy.Rational(row.upper_value), _EPS[0])
+    if eps > _EPS[1]:
+        raise InvalidParameterError(f"shuffle: the round's certified eps {float(eps):.6g} exceeds {_EPS[1]}")
+    return dp_pair(eps, require_real("delta", delta, low=0, high=1, high_open=True)), _rational_unit(eps), None
 
 
 def _sensitivity(value: str) -> sympy.Expr:
@@ -269,6 +234,8 @@ def make_component(text: str, *, alone: bool = True) -> Component:
     name, raw, count = parse_spec(text)
     shown = tuple(raw.items())
     q_text = raw.pop("q", None)
+    if name == "shuffle" and q_text is not None:
+        raise InvalidParameterError("shuffle takes no q (the shuffle row's own sampling is not offered here)")
     if name in BUILT_IN:
         unknown = sorted(set(raw) - set(BUILT_IN[name]))
         if unknown:

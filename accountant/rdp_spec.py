@@ -10,8 +10,8 @@ Each SPEC (already validated by :mod:`dpcert.accountant.pld_spec`) maps to a cur
 - a finite mechanism of the catalogue without ``q`` (the worst ordered pair of its inputs, which bounds any
   ``pair=i/j``).
 
-Not offered (the reason is returned): the discrete Laplace and Gaussian, ``approximate-dp`` (an (eps, delta)
-mechanism has no finite RDP), ``q`` on anything but the Gaussian, and ``q`` under substitution neighbours.
+Not offered (the reason is returned): the discrete Laplace and Gaussian, ``approximate-dp`` and ``shuffle`` (an
+(eps, delta) mechanism has no finite RDP), ``q`` on anything but the Gaussian, and ``q`` under substitution neighbours.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import sympy
 
-from dpcert.accountant.pld_spec import parse_spec
+from dpcert.accountant.spec_syntax import parse_spec
 from dpcert.accountant.rdp import (
     RdpCurve,
     finite_rdp,

@@ -79,7 +79,7 @@ from dpcert.accountant.shuffle_numeric import (
     fmt23_numeric,
     stronger_clones_condition,
 )
-from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_real
+from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_bool, require_real
 from dpcert.proofs.rounding import decimal_string
 
 __all__ = [
@@ -150,6 +150,8 @@ SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
                "need pure LDP and say so", None),
     ("sampling", "optimal: each user reports with this probability, a rational in [10^-6, 1] (Poisson sampling of users "
                  "before the shuffler; the other rows stay valid, as sampling is post-processing)", None),
+    ("lower_end", "optimal: its certified lower end where offered (n <= 10^4; seconds near 10^4); false: the upper end "
+                  "alone", True),
 )
 """(name, help, default) of every :func:`shuffle_family` argument, for a command line."""
 
@@ -221,20 +223,24 @@ MAX_OPTIMAL_N_IN_FAMILY = 2000
 :data:`~dpcert.accountant.shuffle_optimal.MAX_OPTIMAL_N`, taking seconds)."""
 
 
-def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None, sampling: sympy.Rational | None) -> BoundResult:
-    """The ``optimal`` row, its lower end from the exact row (the exact eps, or a certified lower bound from
-    three datasets) where that is within reach."""
+def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None, sampling: sympy.Rational | None,
+             lower_end: bool) -> BoundResult:
+    """The ``optimal`` row, its lower end (``lower_end``) from the exact row (the exact eps, or a certified lower
+    bound from three datasets) or fixed pairs of datasets where that is within reach."""
     if every and x.n > MAX_OPTIMAL_N_IN_FAMILY:
         return invalid("optimal", f"n = {x.n} > {MAX_OPTIMAL_N_IN_FAMILY} in a run of every method (it takes seconds): "
                                   "ask for --method optimal")
     if randomizer is not None:
-        return blanket_optimal(x.eps0, x.n, x.delta, None, randomizer=randomizer, sampling=sampling)
+        return blanket_optimal(x.eps0, x.n, x.delta, None, randomizer=randomizer, sampling=sampling,
+                               lower_end=lower_end)
     every_user = sampling in (None, 1)
-    lower = exact_truth(x.eps0, x.n, x.delta, k=x.k) if x.n <= MAX_EXACT_RR_N and every_user else None
+    exact_lower = lower_end and x.n <= MAX_EXACT_RR_N and every_user
+    lower = exact_truth(x.eps0, x.n, x.delta, k=x.k) if exact_lower else None
     clone = None
     if every_user and x.k in (None, 2):  # the same mean by clone sums: FMT 2021's for any randomizer, 2023's for RR
         clone = fmt21_numeric(x.eps0, x.n, x.delta) if x.k is None else fmt23_numeric(x.eps0, x.n, x.delta, k=2)
-    return blanket_optimal(x.eps0, x.n, x.delta, x.k, sampling=sampling, lower=lower, clone=clone)
+    return blanket_optimal(x.eps0, x.n, x.delta, x.k, sampling=sampling, lower=lower, clone=clone,
+                           lower_end=lower_end)
 
 
 def _within_eps0(row: BoundResult, cap: sympy.Expr, *, delta0: object = None) -> BoundResult:
@@ -255,18 +261,19 @@ def _within_eps0(row: BoundResult, cap: sympy.Expr, *, delta0: object = None) ->
 
 def shuffle_bound(method: str, eps0: object, n: object, delta: object, *, k: object = None, l0: object = 1,
                   l1: object = None, assume_stronger_clones: bool = False, randomizer: str | None = None,
-                  delta0: object = None, sampling: object = None) -> BoundResult:
-    """One named shuffle bound (see :data:`SHUFFLE_METHODS`)."""
+                  delta0: object = None, sampling: object = None, lower_end: bool = True) -> BoundResult:
+    """One named shuffle bound (see :data:`SHUFFLE_METHODS`; the arguments as for :func:`shuffle_family`)."""
     if method not in SHUFFLE_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(SHUFFLE_METHODS)}. Got {method!r}")
     return shuffle_family(eps0, n, delta, method=method, k=k, l0=l0, l1=l1,
                           assume_stronger_clones=assume_stronger_clones, randomizer=randomizer, delta0=delta0,
-                          sampling=sampling)[0]
+                          sampling=sampling, lower_end=lower_end)[0]
 
 
 def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None = None, k: object = None,
                    l0: object = 1, l1: object = None, assume_stronger_clones: bool = False,
-                   randomizer: str | None = None, delta0: object = None, sampling: object = None) -> list[BoundResult]:
+                   randomizer: str | None = None, delta0: object = None, sampling: object = None,
+                   lower_end: bool = True) -> list[BoundResult]:
     """Every shuffle-amplification bound at (eps0, n, delta), in the order of :data:`SHUFFLE_METHODS`.
 
     Args:
@@ -277,18 +284,23 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
         k: the randomizer is k-ary randomized response (2 = binary); None for any eps0-LDP randomizer.
         l0, l1: ``imola-thm4.3`` with ||v||_0 = l0 changed items at total distance ||v||_1 = l1 (default
             l0). With l0 > 1 the other bounds (one changed user) are reported invalid.
-        assume_stronger_clones: use FMT 2023 for a randomizer other than randomized response (recorded).
+        assume_stronger_clones: use FMT 2023 for a randomizer other than randomized response (recorded; a bool, or
+            true/false as typed on a command line).
         randomizer: ``optimal`` for this finite randomizer (``NAME:param=value,...`` of the catalogue, eps0-LDP)
             instead of k-ary randomized response (or, with neither, any eps0-LDP randomizer); not with k.
         delta0: the randomizers are (eps0, delta0)-LDP, delta0 in (0, delta/n): ``fmt21-approx`` applies, the rows
             that assume pure eps0-LDP are reported invalid, ``no-amplification`` holds at delta0 <= delta.
         sampling: ``optimal`` with each user reporting with this probability (a rational in [10^-6, 1]).
+        lower_end: ``optimal`` with its certified lower end where offered (False: the upper end alone; the lower
+            end takes seconds near n = 10^4).
 
     Returns:
         One :class:`BoundResult` per method. A broken validity condition gives ``valid=False`` with the
         reason in ``note``; bad arguments raise :class:`InvalidParameterError` naming the parameter.
     """
     x = validate_shuffle_inputs(eps0, n, delta, k=k, l0=l0, l1=l1)
+    assume_stronger_clones = require_bool("assume_stronger_clones", assume_stronger_clones)
+    lower_end = require_bool("lower_end", lower_end)
     if method is not None and method not in SHUFFLE_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(SHUFFLE_METHODS)}. Got {method!r}")
     if randomizer is not None:
@@ -330,7 +342,7 @@ def shuffle_family(eps0: object, n: object, delta: object, *, method: str | None
         "blanket-hoeffding": lambda: needs_one_user("blanket-hoeffding", lambda: blanket_hoeffding(eps0, n, delta, k=k)),
         "blanket-bennett": lambda: needs_one_user("blanket-bennett", lambda: blanket_bennett(eps0, n, delta, k=k)),
         "optimal": lambda: needs_one_user("optimal", lambda: _optimal(x, every=method is None, randomizer=randomizer,
-                                                                      sampling=rate)),
+                                                                      sampling=rate, lower_end=lower_end)),
         "imola-thm4.3": lambda: pure("imola-thm4.3", lambda: imola_theorem_4_3_at_delta(eps0, n, delta, l0=l0, l1=l1)),
         "exact": lambda: needs_one_user("exact", lambda: exact_truth(eps0, n, delta, k=k)),
         "no-amplification": lambda: BoundResult(

@@ -197,13 +197,14 @@ def _certified_eps(variable: BlanketVariable, n: int, target: float) -> float:
 
 def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, *, randomizer: str | None = None,
                     sampling: sympy.Rational | None = None, lower: BoundResult | None = None,
-                    clone: BoundResult | None = None) -> BoundResult:
+                    clone: BoundResult | None = None, lower_end: bool = True) -> BoundResult:
     """The ``optimal`` shuffle row for k-RR, a finite ``randomizer`` SPEC, or (both None) any eps0-LDP randomizer
     (:func:`clone_variable`), each user reporting with probability ``sampling`` (validated arguments). ``lower``: a
     row whose lower end is a certified lower bound on the true eps (the exact row), which becomes this row's;
     ``clone``: a rigorous evaluation of the same mean by clone sums (without sampling), whose upper end is taken
     where it is smaller: fmt21-numeric for any eps0-LDP randomizer, fmt23-numeric for binary randomized response
-    (its blanket and stronger-clone decompositions coincide)."""
+    (its blanket and stronger-clone decompositions coincide). ``lower_end=False``: no lower end from fixed pairs of
+    datasets (the upper end alone, for callers that need only it: it takes seconds near n = 10^4)."""
     if n > MAX_OPTIMAL_N:
         return invalid("optimal", f"n = {n} > {MAX_OPTIMAL_N}: beyond the evaluated range")
     if eps0 > MAX_OPTIMAL_EPS0:
@@ -245,7 +246,7 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
         upper = clone.certified_upper
         note = f"{label}: the same mean by FMT's clone sums ({clone.name}), smaller than its grid evaluation here"
     candidates = [(lower.lower, "the exact row's")] if lower is not None and lower.lower is not None else []
-    if n <= MAX_LOWER_N:
+    if lower_end and n <= MAX_LOWER_N:
         ceiling = float_upper(delta)  # a lower bound above this float is above delta
         found_low = [eps for eps in (_certified_lower_eps(v, n, ceiling, float(upper)) for v in fixed) if eps]
         if found_low:
@@ -253,7 +254,8 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
                                                "bounded from below"))
     if not candidates:
         return interval_result("optimal", upper, upper, f"{note}; an upper bound (no lower bound at hand: n > "
-                                                        f"{MAX_LOWER_N} or a randomizer without its pmf)")
+                                                        f"{MAX_LOWER_N}, a composition with a part that is not "
+                                                        f"aligned, or not asked for)")
     low, what = max(candidates)
     if k is None and randomizer is None:
         what += " for binary randomized response, one eps0-LDP randomizer"

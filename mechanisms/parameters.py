@@ -30,6 +30,7 @@ __all__ = [
     "decided_sign",
     "range_text",
     "exact_sign",
+    "require_bool",
     "require_eps",
     "require_int",
     "require_positive",
@@ -268,6 +269,21 @@ def require_unit_interval(name: str, value: object, *, closed_right: bool = Fals
         interval = "[0, 1]" if closed_right else "[0, 1)"
         raise InvalidParameterError(f"{name} must be in {interval}. Got {_brief(expr)}")
     return expr
+
+
+def require_bool(name: str, value: object) -> bool:
+    """``value`` as a bool: True or False, or (as typed on a command line) true/false, yes/no or 1/0 in any case.
+    Anything else, a non-empty string such as "maybe" among them, is rejected with an error naming ``name``
+    rather than read as true."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("true", "yes", "1"):
+            return True
+        if text in ("false", "no", "0"):
+            return False
+    raise InvalidParameterError(f"{name} must be true or false. Got {_brief(value)}")
 
 
 def require_int(name: str, value: object, *, minimum: int | None = None, maximum: int | None = None,

@@ -35,8 +35,9 @@ def compose_command(specs: tuple[str, ...], delta: str | None, eps: str | None, 
     A SPEC is NAME:param=value,...[*count], e.g. 'gaussian:sigma=0.8,q=0.005*1000' 'laplace:b=10*20'.
     Names: gaussian (sigma, sensitivity), laplace (b or eps, sensitivity), discrete-laplace (b, sensitivity),
     discrete-gaussian (sigma, sensitivity), randomized-response (eps), k-rr (k, eps), approximate-dp (eps,
-    delta), or a finite mechanism of `dpcert mechanisms` (pair=i/j picks its inputs); every one takes q, the
-    sampling rate. The upper end is a certified upper bound on the true value, the lower end a certified
+    delta), shuffle (one shuffled round: eps0, n, delta, and k or randomizer as for `dpcert bound shuffle`;
+    with --neighbours substitute, no q), or a finite mechanism of `dpcert mechanisms` (pair=i/j picks its
+    inputs); the others take q, the sampling rate. The upper end is a certified upper bound on the true value, the lower end a certified
     lower bound.
     """
     from dpcert.accountant.pld_accountant import compose

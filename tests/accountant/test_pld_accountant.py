@@ -23,6 +23,7 @@ from dpcert.accountant.composition import compose_channels, optimal_composition,
 from dpcert.accountant.gaussian_composition import gaussian_delta, gaussian_epsilon
 from dpcert.accountant.loss_grid import LIBM_RELATIVE_ERROR
 from dpcert.accountant.pld_accountant import compose
+from dpcert.accountant.shuffle import shuffle_bound
 from dpcert.mechanisms.mp_contexts import real_context
 from dpcert.mechanisms.parameters import InvalidParameterError
 from oracles import composition as composition_oracle
@@ -151,11 +152,26 @@ def test_numpy_exp_expm1_and_log_are_within_the_assumed_error():
     (["gaussian:sigma=1,sigma=2"], {"delta": "1e-5"}, "twice"),
     (["laplace:b=1,eps=1"], {"delta": "1e-5"}, "exactly one of b"),
     (["gaussian:sigma=1,colour=2"], {"delta": "1e-5"}, "no parameter"),
+    (["shuffle:eps0=1,n=1000,k=10,delta=1e-8"], {"delta": "1e-5"}, "substitution neighbours only"),
+    (["shuffle:eps0=1,n=1000,k=10,delta=1e-8,q=1/10"], {"delta": "1e-5"}, "shuffle takes no q"),
+    (["shuffle:eps0=1,n=10**9,delta=1e-8"], {"delta": "1e-5"}, "no certified eps"),
 ])
 def test_bad_input(specs, kwargs, message):
     with pytest.raises(InvalidParameterError, match=message):
         composition = compose(specs)
         composition.epsilon(kwargs["delta"])
+
+
+def test_a_shuffle_round_is_the_optimal_rows_eps_delta_pair():
+    """``shuffle:...`` composes the (eps, delta) pair whose eps is the certified upper end of the shuffle row
+    ``optimal`` (dpcert.accountant.shuffle): the same enclosure as ``approximate-dp`` at that eps, so T shuffled
+    rounds are one command, and tighter than T eps by basic composition."""
+    row = shuffle_bound("optimal", 1, 1000, "1e-8", randomizer="oue:k=10", lower_end=False)
+    by_shuffle = compose(["shuffle:eps0=1,n=1000,randomizer=(oue:k=10),delta=1e-8*20"], neighbours="substitute")
+    by_pair = compose([f"approximate-dp:eps={row.upper_value},delta=1e-8*20"], neighbours="substitute")
+    shuffled, paired = by_shuffle.epsilon("1e-6"), by_pair.epsilon("1e-6")
+    assert (shuffled.lower, shuffled.upper) == (paired.lower, paired.upper)
+    assert shuffled.upper < 20 * float(row.upper_value)
 
 
 def test_normal_interval_masses_enclose_50_digit_values():
@@ -263,7 +279,7 @@ def test_atoms_inside_a_cell_are_split_on_the_upper_side():
 
 
 def test_spec_values_may_hold_commas_inside_brackets():
-    from dpcert.accountant.pld_spec import parse_spec
+    from dpcert.accountant.spec_syntax import parse_spec
 
     assert parse_spec("membership-query:N=3,A=[[0, 1], [2, 0]],pair=0/1*2") == (
         "membership-query", {"N": "3", "A": "[[0, 1], [2, 0]]", "pair": "0/1"}, 2)
@@ -277,7 +293,7 @@ def test_spec_values_may_hold_commas_inside_brackets():
     ("laplace:b=2,q=2**10*3", ("laplace", {"b": "2", "q": "2**10"}, 3)),  # a power is not the count's '*'
 ])
 def test_spec_repeat_count_is_the_last_single_star_of_the_last_value(text, parsed):
-    from dpcert.accountant.pld_spec import parse_spec
+    from dpcert.accountant.spec_syntax import parse_spec
 
     assert parse_spec(text) == parsed
 
@@ -286,7 +302,7 @@ def test_spec_repeat_count_is_the_last_single_star_of_the_last_value(text, parse
                                   "laplace:b=2,q=1/10*2**40"])
 def test_a_bad_repeat_count_names_count(text):
     """Found by the command-line fuzz: each of these once named q (or a stray parameter) instead of count."""
-    from dpcert.accountant.pld_spec import parse_spec
+    from dpcert.accountant.spec_syntax import parse_spec
 
     with pytest.raises(InvalidParameterError, match="count must be an integer"):
         parse_spec(text)

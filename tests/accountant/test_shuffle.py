@@ -249,3 +249,19 @@ def test_with_delta0_only_the_approximate_rows_are_valid():
     assert {name for name, r in rows.items() if r.valid} == {"fmt21-approx", "no-amplification"}
     assert "delta0" in rows["no-amplification"].note and "use fmt21-approx" in rows["fmt21-numeric"].note
     assert not shuffle_bound("fmt21-approx", 1, 10**4, "1e-6").valid  # no delta0: not applicable
+
+
+@pytest.mark.parametrize(("typed", "assumed"), [("false", False), ("no", False), ("0", False), (False, False),
+                                                ("true", True), ("TRUE", True), (True, True)])
+def test_assume_stronger_clones_reads_false_as_false(typed, assumed):
+    """Typed on the command line the flag arrives as a string, and "false" once read as true (any non-empty string
+    is), making fmt23-numeric valid for any eps0-LDP randomizer without the user's consent."""
+    row = shuffle_bound("fmt23-numeric", 1, 1000, "1e-6", assume_stronger_clones=typed)
+    assert row.valid is assumed
+
+
+@pytest.mark.parametrize(("name", "value"), [("assume_stronger_clones", "maybe"), ("lower_end", "2"),
+                                             ("lower_end", None)])
+def test_flags_reject_what_is_neither_true_nor_false(name, value):
+    with pytest.raises(InvalidParameterError, match=f"{name} must be true or false"):
+        shuffle_bound("optimal", 1, 1000, "1e-6", k=10, **{name: value})

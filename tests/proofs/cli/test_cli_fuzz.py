@@ -170,7 +170,10 @@ _COMPOSE = {  # a valid, cheap SPEC per built-in mechanism of dpcert compose
     "randomized-response": {"eps": "1", "q": "1/10"},
     "k-rr": {"k": "3", "eps": "1", "q": "1/10"},
     "approximate-dp": {"eps": "1", "delta": "1/1000", "q": "1/10"},
+    "shuffle": {"eps0": "1", "n": "1000", "k": "10", "delta": "1e-8"},
 }
+_COMPOSE_OPTIONS = {"shuffle": ("--neighbours", "substitute")}
+"""Options a built-in's base command line needs (shuffle rounds compose under substitution neighbours only)."""
 
 
 def _spec(name: str, values: dict[str, str], fuzzed: str | None) -> str:
@@ -183,7 +186,10 @@ def _compose_slots() -> list[Slot]:
     slots = []
     for name, values in _COMPOSE.items():
         for fuzzed in (*values, "count"):
-            slots.append(Slot(("compose", _spec(name, values, fuzzed), "--delta", "1e-6"), "spec", fuzzed))
+            argv = ("compose", _spec(name, values, fuzzed), "--delta", "1e-6", *_COMPOSE_OPTIONS.get(name, ()))
+            slots.append(Slot(argv, "spec", fuzzed))
+    slots.append(Slot(("compose", "shuffle:eps0=1,n=1000,randomizer={value},delta=1e-8*3", "--delta", "1e-6",
+                       *_COMPOSE_OPTIONS["shuffle"]), "spec", "randomizer"))  # k or randomizer, not both
     slots.append(Slot(("compose", "laplace:eps={value},sensitivity=1*3", "--delta", "1e-6"), "spec", "eps"))
     for name in ("gaussian", "laplace", "k-rr"):  # the Renyi-DP row reads the same SPEC values
         for fuzzed in (*_COMPOSE[name], "count"):
