@@ -20,7 +20,8 @@ Result names (:data:`SHUFFLE_METHODS`):
                        ``randomizer``; Su, Cheng, Wang, S&P 2026: the best decomposition bound; k omitted: the
                        clone decomposition's worst case, never above fmt21-numeric); with the exact row's lower
                        end where known (k omitted: binary randomized response's exact eps).
-                       Seconds: in a run of every method only up to n = 2000, by name up to 10^8 (a minute)
+                       In a run of every method up to n = 10^6 (its lower end up to 2000), by name up to
+                       10^8 (6 s; its lower end up to 10^4)
 ``imola-thm4.3``       Imola, Roy Chowdhury, Chaudhuri, Theorem 4.3 (metric DP, ||v||_0 changed items)
 ``exact``              the exact eps of shuffled k-ary randomized response (small n; a lower bound for k
                        omitted or beyond the enumeration, then ``valid=False``)
@@ -135,7 +136,7 @@ SHUFFLE_PARAMETERS: tuple[tuple[str, str, object], ...] = (
     ("eps0", "local randomizers' eps0 > 0 (imola-thm4.3: the metric-DP alpha0 per unit distance)", None),
     ("n", "number of users whose reports are shuffled, an integer >= 2", None),
     ("delta", "target delta of the shuffled mechanism, in (0, 1)", None),
-    ("method", "one result name (" + ", ".join(SHUFFLE_METHODS) + "); default: all (optimal only up to n = 2000)",
+    ("method", "one result name (" + ", ".join(SHUFFLE_METHODS) + "); default: all (optimal up to n = 10^6, its lower end up to 2000)",
      None),
     ("k", "the randomizer is k-ary randomized response (2: binary); omit for any eps0-LDP randomizer", None),
     ("l0", "imola-thm4.3: number of changed items ||v||_0 (the other bounds need 1)", 1),
@@ -218,9 +219,13 @@ def exact_truth(eps0: object, n: object, delta: object, *, k: object = None) -> 
 SAMPLING_MIN = sympy.Rational(1, 10**6)
 """The smallest sampling rate of ``optimal`` (below it the void report is nearly all the blanket)."""
 
-MAX_OPTIMAL_N_IN_FAMILY = 2000
-"""Largest n at which a run of every method includes ``optimal`` (under a second there; by name it reaches
+MAX_OPTIMAL_N_IN_FAMILY = 10**6
+"""Largest n at which a run of every method includes ``optimal`` (about 0.2 s there; by name it reaches
 :data:`~dpcert.accountant.shuffle_optimal.MAX_OPTIMAL_N`, taking seconds)."""
+
+MAX_LOWER_N_IN_FAMILY = 2000
+"""Largest n at which a run of every method gives ``optimal`` its lower end (about a second there; by name it
+reaches :data:`~dpcert.accountant.shuffle_optimal.MAX_LOWER_N`, taking seconds)."""
 
 
 def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None, sampling: sympy.Rational | None,
@@ -230,6 +235,7 @@ def _optimal(x: ShuffleInputs, *, every: bool, randomizer: str | None, sampling:
     if every and x.n > MAX_OPTIMAL_N_IN_FAMILY:
         return invalid("optimal", f"n = {x.n} > {MAX_OPTIMAL_N_IN_FAMILY} in a run of every method (it takes seconds): "
                                   "ask for --method optimal")
+    lower_end = lower_end and (not every or x.n <= MAX_LOWER_N_IN_FAMILY)
     if randomizer is not None:
         return blanket_optimal(x.eps0, x.n, x.delta, None, randomizer=randomizer, sampling=sampling,
                                lower_end=lower_end)

@@ -219,8 +219,11 @@ def test_out_of_range_rows_say_why(kwargs, reason):
     assert not row.valid and reason in row.note
 
 
-def test_a_run_of_every_method_skips_it_beyond_2000_users():
-    rows = {r.name: r for r in shuffle_family(1, 5000, sympy.Rational(1, 10**6), k=2)}
+def test_a_run_of_every_method_skips_its_lower_end_beyond_2000_users_and_it_beyond_a_million():
+    rows = {r.name: r for r in shuffle_family(1, 5000, sympy.Rational(1, 10**6), k=10)}
+    assert rows["optimal"].valid and rows["optimal"].lower is None
+    assert shuffle_bound("optimal", 1, 5000, sympy.Rational(1, 10**6), k=10).lower is not None  # by name it has one
+    rows = {r.name: r for r in shuffle_family(1, 2 * 10**6, sympy.Rational(1, 10**6), k=10)}
     assert not rows["optimal"].valid and "--method optimal" in rows["optimal"].note
 
 
