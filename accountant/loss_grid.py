@@ -52,7 +52,6 @@ from fractions import Fraction
 
 import numpy as np
 import scipy.fft
-import scipy.special
 
 from dpcert.accountant.fft_convolution import cyclic_power, fft_error_bound, power_error_bound
 from dpcert.accountant.shuffle_intervals import (UNIT_ROUNDOFF, array_down, array_up, down, exp_enclosure,
@@ -66,6 +65,7 @@ __all__ = [
     "LossGrid",
     "Truncation",
     "exp_bounds",
+    "log_sum_exp",
 ]
 
 LIBM_RELATIVE_ERROR = 2.0 ** -50
@@ -116,6 +116,15 @@ def _log_cumulative(logs: np.ndarray) -> np.ndarray:
         return np.log(np.cumsum(np.where(finite, np.exp(np.maximum(logs - top, -745.0)), 0.0))) + top
 
 
+def log_sum_exp(rows: np.ndarray) -> np.ndarray:
+    """ln sum_j e^rows[i, j] for each row, in floats (a guide for tilts and windows; -inf entries are zero masses,
+    and a row of them gives -inf)."""
+    top = np.max(rows, axis=1)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(under="ignore", divide="ignore"):
+        return np.log(np.sum(np.exp(rows - top[:, None]), axis=1)) + top
+
+
 def _log_moment_upper(values: np.ndarray, rate: float) -> float:
     """An upper bound on ln sum_j values_j e^(rate j) (j = 0, 1, ...; values non-negative, not all 0)."""
     present = np.nonzero(values > 0)[0]
@@ -147,8 +156,8 @@ class _MomentGuide:
         ends = np.minimum(starts + width - 1, values.size - 1).astype(float)
         rates = np.geomspace(1e-9, 50.0, 64)
         negative_rates = rates + least
-        moments = scipy.special.logsumexp(logs[None, :] + rates[:, None] * ends[None, :], axis=1)
-        negative = scipy.special.logsumexp(logs[None, :] - negative_rates[:, None] * starts[None, :], axis=1)
+        moments = log_sum_exp(logs[None, :] + rates[:, None] * ends[None, :])
+        negative = log_sum_exp(logs[None, :] - negative_rates[:, None] * starts[None, :])
         return cls(rates, moments, negative_rates, negative)
 
 

@@ -31,13 +31,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-import scipy.special
 import sympy
 
 from dpcert.accountant.bound_result import BoundResult
 from dpcert.accountant.composition import optimal_composition
 from dpcert.accountant.gaussian_composition import gaussian_delta, gaussian_epsilon
-from dpcert.accountant.loss_grid import MAX_GRID_POINTS, LossGrid, Truncation
+from dpcert.accountant.loss_grid import MAX_GRID_POINTS, LossGrid, Truncation, log_sum_exp
 from dpcert.accountant.pld_spec import NEIGHBOURS, Component, make_component
 from dpcert.mechanisms.parameters import InvalidParameterError, require_real
 from dpcert.proofs.rounding import float_lower, float_upper
@@ -152,7 +151,7 @@ class NumericalComposition:
                 grid = c.pairs[key][0].grid("upper", steps[id(c)], 1e-30)
                 logs = grid.approximate_log_masses()
                 losses = grid.losses()
-                moment += c.count * scipy.special.logsumexp(logs[None, :] + orders[:, None] * losses[None, :], axis=1)
+                moment += c.count * log_sum_exp(logs[None, :] + orders[:, None] * losses[None, :])
                 with np.errstate(invalid="ignore"):  # every mass at +infinity: no finite loss to weigh
                     weights = np.nan_to_num(np.exp(logs - np.logaddexp.reduce(logs)))
                 first = float(np.sum(weights * losses))
