@@ -84,7 +84,7 @@ _LN2 = math.log(2.0)
 
 POWER_PRECISION = 2.0 ** -30
 """A power is taken by one FFT (:meth:`LossGrid.power`) when its error bound summed over its window is at most
-this fraction (about 1.5e-11) of the window's mass, or at most four times a guess of what repeated squaring
+this fraction (about 9.3e-10) of the window's mass, or at most four times a guess of what repeated squaring
 would accumulate; otherwise the base is squared once more first."""
 
 
@@ -397,10 +397,11 @@ class LossGrid:
         if size > truncation.max_points or error * size > budget:
             return None
         first = 0 if size >= span else min(low, span - size)
-        above, weight = (0.0, 0.0)
+        above, weight = 0.0, 0.0
         if first + size < span:
-            above, weight = self._above(count, first, size, scale, float(guide.rates[top]))
-        below = 0.0 if first == 0 else self._below(count, first, scale, float(guide.negative_rates[bottom]))
+            above = self._power_tail(count, first + size, scale, float(guide.rates[top]))
+            weight = self._unit_weight(count, first, scale)
+        below = 0.0 if first == 0 else self._power_tail(count, first, scale, -float(guide.negative_rates[bottom]))
         if above > truncation.relative or up(above * weight) > truncation.tail or below > truncation.relative:
             return None
         raw = np.roll(cyclic_power(a, count, size, scale), -(first % size))
@@ -427,23 +428,21 @@ class LossGrid:
                           self.tilt, infinity)
         return raised._normalised().truncated(truncation)
 
-    def _above(self, count: int, first: int, size: int, scale: float, rate: float) -> tuple[float, float]:
-        """(A, w_first) of :meth:`_raised`, both from above: the power's mass at indices >= first + size (its
-        units, Chernoff at ``rate``) and the true weight of one unit at the window's bottom, ``first``."""
+    def _power_tail(self, count: int, cut: int, scale: float, rate: float) -> float:
+        """e^(-rate cut) (sum_j values_j e^(rate j) / scale)^count from above: Chernoff's bound in the power's units
+        on its mass at indices >= cut for rate > 0 (A of :meth:`_raised`), and for rate <= -tilt h on
+        sum_(i < cut) c'_i e^(tilt h (cut - i)) (B)."""
         ctx = interval_context(113)
-        cut = first + size
         moment = ctx.mpf(_log_moment_upper(self.values, rate)) - ctx.log(ctx.mpf(scale))
-        mass = ctx.exp(-ctx.mpf(rate) * cut + count * moment)
-        loss = ctx.mpf(count * self.start + first) * ctx.mpf(self.step.numerator) / self.step.denominator
+        return up(float(ctx.exp(-ctx.mpf(rate) * cut + count * moment).b))
+
+    def _unit_weight(self, count: int, index: int, scale: float) -> float:
+        """w_index of :meth:`_raised` from above: the true mass of one unit of the power at ``index``."""
+        ctx = interval_context(113)
+        loss = ctx.mpf(count * self.start + index) * ctx.mpf(self.step.numerator) / self.step.denominator
         weight = ctx.exp(count * (self.scale2 * ctx.log(2) + ctx.mpf(self.log_scale) + ctx.log(ctx.mpf(scale)))
                          - ctx.mpf(self.tilt) * loss)
-        return up(float(mass.b)), up(float(weight.b))
-
-    def _below(self, count: int, first: int, scale: float, rate: float) -> float:
-        """B of :meth:`_raised`: e^(rate first) (sum_j values_j e^(-rate j) / scale)^count, rate >= tilt h."""
-        ctx = interval_context(113)
-        moment = ctx.mpf(_log_moment_upper(self.values, -rate)) - ctx.log(ctx.mpf(scale))
-        return up(float(ctx.exp(ctx.mpf(rate) * first + count * moment).b))
+        return up(float(weight.b))
 
     # -----------------------------------------------------------------------------------------
     # truncation

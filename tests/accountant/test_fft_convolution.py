@@ -158,8 +158,7 @@ def test_one_fft_power_encloses_the_exact_k_fold_delta(shape, size, tilt, count)
 def test_power_ignoring_the_folded_tails_is_caught(monkeypatch):
     """Power check: with the Chernoff bounds on the wrapped tails replaced by 0, the lower side's delta exceeds
     the reference on a tilted grid (the mass wrapped down from the top gains the bottom's larger weight)."""
-    monkeypatch.setattr(loss_grid.LossGrid, "_above", lambda self, *args: (0.0, 0.0))
-    monkeypatch.setattr(loss_grid.LossGrid, "_below", lambda self, *args: 0.0)
+    monkeypatch.setattr(loss_grid.LossGrid, "_power_tail", lambda self, *args: 0.0)
     masses = _masses("bell", 64)
     step, start, count = Fraction(1, 16), -3, 64
     grid = LossGrid.from_masses("lower", step, start, masses, 0.0, tilt=0.5)
