@@ -11,6 +11,8 @@ import mpmath
 import numpy as np
 import pytest
 import scipy.fft
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from dpcert.accountant import loss_grid
 from dpcert.accountant.fft_convolution import cyclic_power, fft_error_bound, power_error_bound
@@ -153,6 +155,28 @@ def test_one_fft_power_encloses_the_exact_k_fold_delta(shape, size, tilt, count)
             tolerance = 1e-3 if tilt else 1e-6
             assert raised["upper"].delta(eps) <= high * (1 + tolerance)
             assert raised["lower"].delta(eps) >= low * (1 - tolerance)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(size=st.integers(16, 96), centre=st.floats(0.2, 0.8), width=st.floats(1 / 16, 1 / 4),
+       tilt=st.one_of(st.just(0.0), st.floats(0.0, 4.0)), count=st.integers(8, 96),
+       side=st.sampled_from(["upper", "lower"]))
+def test_random_one_fft_powers_bound_the_direct_k_fold_delta(size, centre, width, tilt, count, side):
+    """Fuzz: random bells, tilts and counts whose window wraps; each side's delta(eps) stays on its side of the
+    direct-convolution reference at eps from the mean to three standard deviations above it."""
+    index = np.arange(size)
+    masses = np.exp(-0.5 * ((index - centre * size) / (width * size)) ** 2)
+    masses /= np.sum(masses)
+    step, start = Fraction(1, 16), -3
+    raised = LossGrid.from_masses(side, step, start, masses, 0.0, tilt=tilt)._raised(count, Truncation(1e-20))
+    assume(raised is not None and raised.values.size < count * (size - 1) + 1)
+    summed = _direct_power(masses, count)
+    losses = (count * start + np.arange(summed.size)) * float(step)
+    mean = float(np.dot(losses, summed))
+    spread = float(np.sqrt(np.dot((losses - mean) ** 2, summed)))
+    for eps in mean + spread * np.array([0.0, 1.0, 3.0]):
+        low, high = _reference_delta(summed, count * start, step, eps)
+        assert (raised.delta(eps) >= low) if side == "upper" else (raised.delta(eps) <= high)
 
 
 def test_power_ignoring_the_folded_tails_is_caught(monkeypatch):
