@@ -45,8 +45,8 @@ dropped on the lower side.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -184,6 +184,67 @@ class Truncation:
     tail: float
     relative: float = 1e-18
     max_points: int = MAX_GRID_POINTS
+
+    def shared(self, uses: int) -> Truncation:
+        """This truncation for a distribution the result composes ``uses`` times: what a fold moves then counts
+        ``uses`` times (masses at +infinity add up under composition), so each use gets 1/uses of the budget."""
+        return dataclasses.replace(self, tail=self.tail / uses, relative=self.relative / uses)
+
+
+@dataclass(frozen=True)
+class DeltaCurve:
+    """eps -> a bound on one side of delta(eps) = sum_j m_j (1 - e^(eps - l_j))_+ + the mass at +infinity, from the
+    true masses' bounds ``masses`` at the float losses ``losses`` (each within 2u |l_j| of the exact l_j), each
+    evaluation with every rounding bounded; :meth:`epsilon_guess` is a float guide for searches."""
+
+    upper: bool
+    losses: np.ndarray
+    masses: np.ndarray
+    shifted: np.ndarray
+    """The losses moved by their error outwards: beyond eps for sure (lower side) or possibly (upper side)."""
+    infinity: float
+
+    def __call__(self, eps: float) -> float:
+        first = int(np.searchsorted(self.shifted, eps, side="right")) if self._ordered else 0
+        keep = self.shifted[first:] > eps
+        l, m = self.losses[first:][keep], self.masses[first:][keep]
+        if l.size == 0:
+            return min(1.0, self.infinity) if self.upper else max(0.0, self.infinity)
+        y = eps - l  # float subtraction: within u |y| of eps - l~, and l~ within reach of the exact l
+        with np.errstate(over="ignore"):
+            hinge = -np.expm1(y)
+            error = (2 * UNIT_ROUNDOFF * np.abs(l) + UNIT_ROUNDOFF * np.abs(y)) * np.exp(np.minimum(y, 0)) * 1.01 \
+                + LIBM_RELATIVE_ERROR * np.abs(hinge) * 1.01
+        if self.upper:
+            terms = array_up(m * np.maximum(array_up(hinge + error), 0.0))
+            total = sum_upper(terms) + l.size * _FLOOR  # a product below the float range is < 10^-300
+            return min(1.0, up(total + self.infinity))
+        terms = array_down(m * np.maximum(array_down(hinge - error), 0.0))
+        return max(0.0, down(sum_lower(np.maximum(terms, 0.0)) + self.infinity))
+
+    @functools.cached_property
+    def _ordered(self) -> bool:
+        return bool(np.all(np.diff(self.shifted) >= 0))
+
+    def epsilon_guess(self, delta: float) -> float | None:
+        """The eps >= 0 where the float delta(eps) crosses ``delta`` (no rounding direction; None when it does not
+        cross on [0, the top loss]). Between grid points delta(eps) = A - e^eps B with A, B the mass and the
+        e^(-l)-weighted mass above eps, so the crossing is ln((A - delta) / B) in its cell."""
+        positive = self.losses > 0
+        l, m = self.losses[positive], self.masses[positive]
+        if l.size == 0 or not self._ordered:
+            return None
+        above = np.cumsum(m[::-1])[::-1] + self.infinity  # A for eps just below l_j
+        weighted = np.cumsum((m * np.exp(-l))[::-1])[::-1]
+        with np.errstate(over="ignore", invalid="ignore"):
+            at_points = np.where(weighted > 0, above - np.exp(l) * weighted, above)  # delta at eps = l_j
+        if not above[0] - weighted[0] > delta >= self.infinity:  # delta(0) and delta at the top loss
+            return None
+        j = int(np.searchsorted(-at_points, -delta, side="left"))  # first grid point with delta(l_j) <= delta
+        if j >= l.size or weighted[j] <= 0:
+            return None
+        value = math.log(max(above[j] - delta, 1e-300) / weighted[j])
+        return value if math.isfinite(value) and value >= 0 else None
 
 
 @dataclass(frozen=True)
@@ -342,7 +403,7 @@ class LossGrid:
             count >>= 1
             if not count:
                 return result
-            base = base.convolve(base, truncation)
+            base = base.convolve(base, truncation.shared(count))
 
     def _raised(self, count: int, truncation: Truncation) -> LossGrid | None:
         """The ``count``-fold self-composition by one FFT on a cyclic window, or None when that is not worth it:
@@ -518,36 +579,12 @@ class LossGrid:
         """A bound on this side on delta(eps) = sum_j m_j (1 - e^(eps - l_j))_+ + the mass at +infinity."""
         return self.delta_function()(eps)
 
-    def delta_function(self) -> Callable[[float], float]:
+    def delta_function(self) -> DeltaCurve:
         """eps -> :meth:`delta`, with the true masses' bounds computed once (for searches over eps)."""
         losses = self.losses()
-        masses = self.masses()
-        upper = self.side == "upper"
         reach = 2 * UNIT_ROUNDOFF * np.abs(losses)
-        shifted = losses + reach if upper else losses - reach  # beyond eps for sure (lower) or possibly (upper)
-        order_ok = bool(np.all(np.diff(shifted) >= 0))
-
-        def delta(eps: float) -> float:
-            first = int(np.searchsorted(shifted, eps, side="right")) if order_ok else 0
-            chosen = slice(first, None)
-            l = losses[chosen]
-            keep = shifted[chosen] > eps
-            l, m = l[keep], masses[chosen][keep]
-            if l.size == 0:
-                return min(1.0, self.infinity) if upper else max(0.0, self.infinity)
-            y = eps - l  # float subtraction: within u |y| of eps - l~, and l~ within reach of the exact l
-            with np.errstate(over="ignore"):
-                hinge = -np.expm1(y)
-                error = (2 * UNIT_ROUNDOFF * np.abs(l) + UNIT_ROUNDOFF * np.abs(y)) * np.exp(np.minimum(y, 0)) * 1.01 \
-                    + LIBM_RELATIVE_ERROR * np.abs(hinge) * 1.01
-            if upper:
-                terms = array_up(m * np.maximum(array_up(hinge + error), 0.0))
-                total = sum_upper(terms) + l.size * _FLOOR  # a product below the float range is < 10^-300
-                return min(1.0, up(total + self.infinity))
-            terms = array_down(m * np.maximum(array_down(hinge - error), 0.0))
-            return max(0.0, down(sum_lower(np.maximum(terms, 0.0)) + self.infinity))
-
-        return delta
+        upper = self.side == "upper"
+        return DeltaCurve(upper, losses, self.masses(), losses + reach if upper else losses - reach, self.infinity)
 
     @property
     def top_loss(self) -> float:

@@ -286,17 +286,20 @@ def _segment_loss_span(segment: MonotoneSegment, tail: float) -> tuple[float, fl
 
 
 def _loss_at(segment: MonotoneSegment, x: np.ndarray) -> np.ndarray:
-    """l(x) by bisection on the inverse to about 2e-8 (floats; only for choosing the grid's range)."""
+    """l(x) by 16-section on the inverse to about 2e-8 (floats; only for choosing the grid's range): each round
+    evaluates 15 points per bracket in one call and keeps the sixteenth the crossing lies in."""
     lo_end, hi_end = segment.loss_ends
     low = np.full(x.shape, max(lo_end, -1e4))
-    high = np.full(x.shape, min(hi_end, 1e4))
-    for _ in range(40):
-        middle = (low + high) / 2
-        at, _ = segment.inverse(middle)
-        beyond = (at > x) if segment.increasing else (at < x)
-        high = np.where(beyond, middle, high)
-        low = np.where(beyond, low, middle)
-    return (low + high) / 2
+    width = np.full(x.shape, min(hi_end, 1e4)) - low
+    parts = np.arange(1, 16) / 16
+    for _ in range(10):
+        points = low[:, None] + width[:, None] * parts[None, :]
+        at, _ = segment.inverse(points.ravel())
+        at = at.reshape(points.shape)
+        beyond = (at > x[:, None]) if segment.increasing else (at < x[:, None])
+        low = low + width * np.sum(~beyond, axis=1) / 16
+        width = width / 16
+    return low + width / 2
 
 
 def _split_atoms(atoms: tuple[Atom, ...], step: Fraction) -> tuple[dict[int, float], set[int]]:
@@ -318,7 +321,6 @@ def _split_atoms(atoms: tuple[Atom, ...], step: Fraction) -> tuple[dict[int, flo
         return {}, set()
     picked = [atoms[i] for i in chosen]
     alpha, beta = _split_shares(np.array(indices, dtype=float), np.array([a.p[1] for a in picked]),
-                                np.array([a.p[0] for a in picked]), np.array([a.q[1] for a in picked]),
                                 np.array([a.q[0] for a in picked]), step)
     shares: dict[int, float] = {}
     for index, low_share, high_share in zip(indices, alpha.tolist(), beta.tolist()):
@@ -327,26 +329,24 @@ def _split_atoms(atoms: tuple[Atom, ...], step: Fraction) -> tuple[dict[int, flo
     return shares, set(chosen)
 
 
-def _split_shares(indices: np.ndarray, p_max: np.ndarray, p_min: np.ndarray, q_max: np.ndarray, q_min: np.ndarray,
+def _split_shares(indices: np.ndarray, p_max: np.ndarray, q_min: np.ndarray,
                   step: Fraction) -> tuple[np.ndarray, np.ndarray]:
-    """Upper bounds on the shares (alpha at l_a, beta at l_a + h, l_a = index h) that split outputs with loss in
-    [l_a, l_a + h] and P-, Q-mass within [p_min, p_max], [q_min, q_max] (see :func:`_connected_cells`); where
-    alpha + beta exceeds p_max (1 + h) the floats lost the masses' precision and the share is all beta = p_max
-    (rounding up)."""
+    """Upper-side shares (alpha at l_a, beta at l_a + h, l_a = index h) for outputs with loss in [l_a, l_a + h],
+    P-mass at most p_max and Q-mass at least q_min (see :func:`_connected_cells`).
+
+    The true split of the outputs' P-mass p is beta = (p - q e^(l_a)) / (1 - e^(-h)) and alpha = p - beta. Any
+    (alpha', beta') with beta' >= beta and alpha' + beta' >= p dominates it (mass moved from l_a up to l_a + h, or
+    added), so beta' is the bound from (p_max, q_min), at most p_max, and alpha' = p_max - beta'. The masses'
+    float error then moves mass up by h instead of adding it, which costs about that error, not that error / h."""
     h = float(step)
     lower_ends = indices * h
     e_low = exp_bounds(lower_ends, 2 * UNIT_ROUNDOFF * np.abs(lower_ends) + 1e-300, "lower")
-    e_high = exp_bounds(lower_ends, 2 * UNIT_ROUNDOFF * np.abs(lower_ends) + 1e-300, "upper")
     ctx = interval_context(113)
     width_low, _ = iv_to_floats(-ctx.expm1(-ctx.mpf(step.numerator) / step.denominator))
-    shrink_low = iv_to_floats(ctx.exp(-ctx.mpf(step.numerator) / step.denominator))[0]
     with np.errstate(over="ignore", invalid="ignore"):
         beta = array_up(array_up(p_max - array_down(q_min * e_low)) / width_low)
-        alpha = array_up(array_up(array_up(q_max * e_high) - array_down(p_min * shrink_low)) / width_low)
-    beta = np.clip(np.nan_to_num(beta, nan=np.inf), 0.0, None)
-    alpha = np.clip(np.nan_to_num(alpha, nan=np.inf), 0.0, None)
-    rounded = ~(alpha + beta <= p_max * (1 + h))
-    return np.where(rounded, 0.0, alpha), np.where(rounded, p_max, beta)
+    beta = np.minimum(np.clip(np.nan_to_num(beta, nan=np.inf), 0.0, None), p_max)
+    return np.maximum(array_up(p_max - beta), 0.0), beta
 
 
 def _connected_cells(segment: MonotoneSegment, first: int, x: np.ndarray, error: np.ndarray,
@@ -359,33 +359,29 @@ def _connected_cells(segment: MonotoneSegment, first: int, x: np.ndarray, error:
     pair dominates the true one (the true one is its post-processing), for every eps and under composition;
     and alpha, beta are linear in (p, q), so splitting the cell's total is splitting each output. The cell's
     (p, q) are enclosed from the nominal x-interval plus the masses of the slivers [x - err, x + err] at its
-    ends (outputs whose cell the float boundary may misplace); alpha grows with q and falls with p, beta the
-    reverse, so each is bounded above from the enclosure's corners. Where those bounds lost the masses'
-    precision (alpha + beta > p (1 + h): cancellation in tiny cells, or Q-masses below the float range; below that,
-    an excess x of mass raises delta by at most about x relative, where rounding up shifts the loss by h), the
-    cell's mass is rounded up to l_a + h instead (losses only larger: still a bound, see loss_grid). The lower tail
-    goes to the first grid point, the upper tail to +infinity, as for rounding up.
+    ends (outputs whose cell the float boundary may misplace); beta grows with p and falls with q, so it is bounded
+    above from (p_max, q_min), and the rest of p_max stays at l_a (:func:`_split_shares`: where the bound lost the
+    masses' precision, in tiny cells or with Q-masses below the float range, the whole cell goes up to l_a + h, the
+    losses only larger, as for rounding up). The lower tail goes to the first grid point, the upper tail to
+    +infinity, as for rounding up.
     """
     n = x.size
     starts = np.concatenate(([-np.inf], x))
     ends = np.concatenate((x, [np.inf]))
     with np.errstate(invalid="ignore"):
-        p_lo, p_hi = segment.p_mass(starts, ends)
-        q_lo, q_hi = segment.q_mass(starts, ends)
+        _, p_hi = segment.p_mass(starts, ends)
+        q_lo, _ = segment.q_mass(starts, ends)
         sliver_p = segment.p_mass(x - error, x + error)[1]
         sliver_q = segment.q_mass(x - error, x + error)[1]
     zero = np.zeros(1)
     near_p = np.concatenate((zero, sliver_p)) + np.concatenate((sliver_p, zero))
     near_q = np.concatenate((zero, sliver_q)) + np.concatenate((sliver_q, zero))
     p_max = np.nan_to_num(array_up(p_hi + near_p), nan=0.0)
-    p_min = np.maximum(np.nan_to_num(array_down(p_lo - near_p), nan=0.0), 0.0)
-    q_max = np.nan_to_num(array_up(q_hi + near_q), nan=0.0)
     q_min = np.maximum(np.nan_to_num(array_down(q_lo - near_q), nan=0.0), 0.0)
     if not segment.increasing:  # to increasing loss: interval i between grid indices first+i-1 and first+i
-        p_max, p_min, q_max, q_min = p_max[::-1], p_min[::-1], q_max[::-1], q_min[::-1]
+        p_max, q_min = p_max[::-1], q_min[::-1]
     inner = slice(1, n)
-    alpha, beta = _split_shares(first + np.arange(n - 1), p_max[inner], p_min[inner], q_max[inner], q_min[inner],
-                                step)
+    alpha, beta = _split_shares(first + np.arange(n - 1), p_max[inner], q_min[inner], step)
     cells = np.zeros(n)
     cells[0] = p_max[0]  # the lower tail, up to l_first
     cells[: n - 1] = array_up(cells[: n - 1] + alpha)

@@ -300,22 +300,37 @@ _SEARCH_TOLERANCE = 1e-11
 
 def _crossing(grid: LossGrid, delta: float) -> tuple[float, float] | None:
     """(low, high) with the grid's delta(low) > delta >= delta(high), high - low within the search tolerance,
-    found by bisection on the grid's certified evaluation; None when delta(0) <= delta already. high is
-    inf when even the top of the grid does not reach delta."""
+    found on the grid's certified evaluation: first around the float guess of the crossing (a bracket widened 64
+    times a try), then by bisection; None when delta(0) <= delta already. high is inf when even the top of the grid
+    does not reach delta."""
     at = grid.delta_function()
     if at(0.0) <= delta:
         return None
     low, high = 0.0, max(grid.top_loss, 0.0) + 1.0
     if at(high) > delta:
         return high, math.inf
+    guess = at.epsilon_guess(delta)
+    if guess is not None and not low < guess < high:
+        guess = None
+    width = _SEARCH_TOLERANCE / 4 * max(guess or 0.0, 1.0)
+    while guess is not None and width < high - low:
+        below, above = max(low, guess - width), min(high, guess + width)
+        if at(above) > delta:
+            low = above
+        elif below == low or at(below) > delta:
+            low, high = below, above
+            break
+        else:
+            high = below
+        width *= 64
     for _ in range(80):
+        if high - low <= _SEARCH_TOLERANCE * max(high, 1.0):
+            break
         middle = (low + high) / 2
         if at(middle) > delta:
             low = middle
         else:
             high = middle
-        if high - low <= _SEARCH_TOLERANCE * max(high, 1.0):
-            break
     return low, high
 
 
