@@ -105,15 +105,27 @@ def exp_bounds(x: np.ndarray, error: np.ndarray | float, side: str) -> np.ndarra
     return np.where(low < _FLOOR, 0.0, np.maximum(low, 0.0))
 
 
-def _log_cumulative(logs: np.ndarray) -> np.ndarray:
-    """ln of the running sums of e^logs, in floats (a guide for choosing cuts: sums below e^-700 of the largest
-    term read as 0, and zero masses, -inf, stay out)."""
-    finite = np.isfinite(logs)
-    if not finite.any():
-        return np.full(logs.shape, -np.inf)
-    top = float(np.max(logs[finite]))
-    with np.errstate(under="ignore", divide="ignore"):
-        return np.log(np.cumsum(np.where(finite, np.exp(np.maximum(logs - top, -745.0)), 0.0))) + top
+@dataclass(frozen=True)
+class _RunningSums:
+    """Running sums of the true masses e^logs from the first entry up (``prefix``) and from the last down
+    (``suffix``), scaled by e^-top with top the largest finite log: floats, a guide for choosing cuts (a mass below
+    e^-745 of the largest reads as e^-745 of it, never 0; zero masses, -inf, stay out)."""
+
+    top: float
+    prefix: np.ndarray
+    suffix: np.ndarray
+
+    @classmethod
+    def of(cls, logs: np.ndarray) -> _RunningSums:
+        finite = np.isfinite(logs)
+        top = float(np.max(logs[finite])) if finite.any() else 0.0
+        with np.errstate(under="ignore", invalid="ignore"):
+            scaled = np.where(finite, np.exp(np.maximum(logs - top, -745.0)), 0.0)
+        return cls(top, np.cumsum(scaled), np.cumsum(scaled[::-1])[::-1])
+
+    def scaled(self, mass: float) -> float:
+        """``mass`` in the sums' units."""
+        return math.exp(min(max(math.log(mass) - self.top, -745.0), 709.0))
 
 
 def log_sum_exp(rows: np.ndarray) -> np.ndarray:
@@ -509,33 +521,30 @@ class LossGrid:
     # truncation
     # -----------------------------------------------------------------------------------------
 
-    def _upper_cut(self, logs: np.ndarray, tail: float, keep_above: int) -> int:
-        """The first index of the upper tail to fold away: its approximate true mass (``logs``: ln of each
-        entry's) is <= ``tail``."""
-        suffix = _log_cumulative(logs[::-1])[::-1]  # ln of the mass at and above each index
-        allowed = np.nonzero(suffix <= math.log(tail))[0]
+    def _upper_cut(self, sums: _RunningSums, tail: float, keep_above: int) -> int:
+        """The first index of the upper tail to fold away: its approximate true mass is <= ``tail``."""
+        allowed = np.nonzero(sums.suffix <= sums.scaled(tail))[0]
         cut = int(allowed[0]) if allowed.size else self.values.size
         return max(cut, keep_above)
 
-    def _lower_cut(self, logs: np.ndarray, relative: float, keep_below: int) -> int:
+    def _lower_cut(self, sums: _RunningSums, relative: float, keep_below: int) -> int:
         """The first index kept: the lower tail's weight folded to the cut is <= ``relative`` of the total.
 
         On the upper side the lower tail moves up to the cut, where its true mass (at most 1) takes the cut's
         tilted weight; that weight, in stored units, is what is compared with the array's total."""
-        prefix = np.minimum(_log_cumulative(logs), 0.0)  # ln of the true mass at and below j
-        losses = self.losses()
-        folded = prefix[:-1] + self.tilt * losses[1:] - self.log_scale - self.scale2 * _LN2  # stored units at j+1
+        with np.errstate(divide="ignore"):
+            prefix = np.minimum(np.log(sums.prefix[:-1]) + sums.top, 0.0)  # ln of the true mass at and below j
+        folded = prefix + self.tilt * self.losses(slice(1, None)) - self.log_scale - self.scale2 * _LN2
         total = math.log(float(np.sum(self.values)))
-        allowed = np.nonzero(folded <= total + math.log(relative))[0]
+        allowed = np.nonzero(folded <= total + math.log(relative))[0]  # stored units at j+1
         cut = int(allowed[-1]) + 1 if allowed.size else 0
         return min(cut, keep_below)
 
     @staticmethod
-    def _dropped_cut(logs: np.ndarray, tail: float, keep_below: int) -> int:
+    def _dropped_cut(sums: _RunningSums, tail: float, keep_below: int) -> int:
         """The first index kept on the lower side: the true mass dropped below it is <= ``tail`` (the bulk of
         the untilted distribution must stay, whatever its tilted weight: later sums move it up)."""
-        prefix = _log_cumulative(logs)
-        allowed = np.nonzero(prefix <= math.log(tail))[0]
+        allowed = np.nonzero(sums.prefix <= sums.scaled(tail))[0]
         cut = int(allowed[-1]) + 1 if allowed.size else 0
         return min(cut, keep_below)
 
@@ -544,10 +553,10 @@ class LossGrid:
         size = self.values.size
         if size <= 2:
             return self
-        logs = self.approximate_log_masses()
-        low = (self._lower_cut(logs, truncation.relative, size - 1) if self.side == "upper"
-               else self._dropped_cut(logs, truncation.tail, size - 1))
-        high = self._upper_cut(logs, truncation.tail, low + 1)
+        sums = _RunningSums.of(self.approximate_log_masses())
+        low = (self._lower_cut(sums, truncation.relative, size - 1) if self.side == "upper"
+               else self._dropped_cut(sums, truncation.tail, size - 1))
+        high = self._upper_cut(sums, truncation.tail, low + 1)
         if high - low > truncation.max_points:  # too long whatever the tails' mass: cut around the peak
             peak = int(np.argmax(self.values))
             low = max(low, min(peak - truncation.max_points // 2, high - truncation.max_points))
