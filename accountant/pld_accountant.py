@@ -73,9 +73,13 @@ class _Plan:
     finest: Fraction
     """The finest step a refinement goes to: the one where rounding every loss by h per mechanism meets the gap."""
 
-    def refined(self) -> _Plan | None:
-        """The same plan at a quarter of the step (None past the finest)."""
-        return None if self.step <= self.finest else dataclasses.replace(self, step=max(self.step / 4, self.finest))
+    def refined(self, width: float, tolerance: float) -> _Plan | None:
+        """The same plan at the step where an enclosure of ``width`` here meets ``tolerance``, both sides being second
+        order in the step: 2^-j of it with j = ceil(log2(width / tolerance) / 2), at least 1 (None past the finest)."""
+        if self.step <= self.finest:
+            return None
+        halvings = max(1, math.ceil(math.log2(width / tolerance) / 2)) if tolerance > 0 else 2
+        return dataclasses.replace(self, step=max(self.step / 2 ** halvings, self.finest))
 
     def at_finest(self) -> _Plan:
         return dataclasses.replace(self, step=self.finest)
@@ -194,17 +198,19 @@ class NumericalComposition:
 
     def _refine(self, plan: _Plan, evaluate: Callable[[_Plan], tuple[float, float]],
                 tolerance: Callable[[float], float]) -> tuple[float, float, _Plan]:
-        """[lower, upper] from ``plan``, refined (a quarter of the step at a time) until the width is within
-        ``tolerance(upper)``, the finest step is reached, or a refinement cuts the width by less than a quarter (the
-        floats' precision, not the step, then limits it). Each step's answer is an enclosure of the truth, so
-        their intersection is one."""
+        """[lower, upper] from ``plan``, refined (to the step the width predicts: :meth:`_Plan.refined`) until the width
+        is within ``tolerance(upper)``, the finest step is reached, or a refinement cuts the width by less than a
+        quarter (the floats' precision, not the step, then limits it). Each step's answer is an enclosure of the
+        truth, so their intersection is one."""
         lower, upper, previous = -math.inf, math.inf, math.inf
         while True:
             low, high = evaluate(plan)
             lower, upper = max(lower, low), min(upper, high)
             width = upper - max(lower, 0.0)
-            refined = plan.refined()
-            if width <= tolerance(upper) or refined is None or width > previous * 3 / 4:
+            if width <= tolerance(upper) or width > previous * 3 / 4:
+                return max(lower, 0.0), upper, plan
+            refined = plan.refined(width, tolerance(upper))
+            if refined is None:
                 return max(lower, 0.0), upper, plan
             plan, previous = refined, width
 
