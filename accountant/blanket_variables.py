@@ -108,13 +108,40 @@ LAPLACE_CELLS = 512
 class BlanketVariable:
     """G for one ordered pair (x, x'): per kind of output y with rho(y) > 0, enclosures of mu_x(y), mu_x'(y) and
     rho(y) and how many outputs share them; G = (mu_x(y) - e^eps mu_x'(y)) / rho(y) with probability rho(y) each,
-    and 0 with probability 1 - gamma (``rest``)."""
+    and 0 with probability 1 - gamma (``rest``).
+
+    ``leaks``: the kinds of output outside the blanket (rho(y) = 0: impossible under some input, so the randomizer is
+    not pure LDP), as (mu_x(y), mu_x'(y), count). Such an output can only be the changed user's own report (the
+    others' blanket draws never produce it, and their other reports are revealed anyway), so the shuffled pair's
+    delta splits exactly into the leak sum_y (mu_x(y) - e^eps mu_x'(y))_+ over those outputs, unamplified, plus the
+    blanket mean over the rest, whose derivation never uses that mu_x sums to 1 there (:meth:`leak`)."""
 
     p: tuple[tuple[Fraction, Fraction], ...]
     q: tuple[tuple[Fraction, Fraction], ...]
     rho: tuple[tuple[Fraction, Fraction], ...]
     count: tuple[int, ...]
     rest: tuple[Fraction, Fraction]
+    leaks: tuple[tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction], int], ...] = ()
+
+    def leak(self, eps: Fraction, side: str) -> Fraction:
+        """The leak sum_y (mu_x(y) - e^eps mu_x'(y))_+ over the outputs outside the blanket at eps, bounded on
+        ``side`` ("upper" or "lower"), exactly in Fractions."""
+        if not self.leaks:
+            return Fraction(0)
+        t_lo, t_hi = (Fraction(x) for x in enclose(sympy.exp(sympy.Rational(eps.numerator, eps.denominator))))
+        if side == "upper":
+            return sum((c * max(p_hi - t_lo * q_lo, Fraction(0)) for (_, p_hi), (q_lo, _), c in self.leaks),
+                       Fraction(0))
+        return sum((c * max(p_lo - t_hi * q_hi, Fraction(0)) for (p_lo, _), (_, q_hi), c in self.leaks), Fraction(0))
+
+    def leak_float(self, eps: float) -> float:
+        """:meth:`leak` in floats (a guide only)."""
+        return sum(c * max(float(p[1]) - math.exp(eps) * float(q[1]), 0.0) for p, q, c in self.leaks)
+
+    @property
+    def leak_floor(self) -> Fraction:
+        """A lower bound on the leak at every eps: the mass of the outputs impossible under x' (mu_x'(y) = 0)."""
+        return sum((c * p[0] for p, q, c in self.leaks if q[1] == 0), Fraction(0))
 
     def atoms(self, eps: Fraction) -> list[ValueAtom]:
         """G's atoms at eps, values and masses as exact rational enclosures."""
@@ -142,13 +169,17 @@ class BlanketVariable:
             return tuple((rate * lo, rate * hi) for lo, hi in part) + ((1 - rate, 1 - rate),)
 
         return BlanketVariable(scaled(self.p), scaled(self.q), scaled(self.rho), self.count + (1,),
-                               (rate * self.rest[0], rate * self.rest[1]))
+                               (rate * self.rest[0], rate * self.rest[1]),
+                               tuple(((rate * p[0], rate * p[1]), (rate * q[0], rate * q[1]), c)
+                                     for p, q, c in self.leaks))
 
     @property
     def eps_max(self) -> float:
-        """A float above max_y ln(mu_x(y) / mu_x'(y)): at eps beyond it every G <= 0 (for rho(y) > 0: q > 0)."""
+        """A float above max_y ln(mu_x(y) / mu_x'(y)) over the outputs with mu_x'(y) > 0: at eps beyond it every
+        G <= 0 (for rho(y) > 0: q > 0) and the leak is its floor."""
         # log1p of the exact excess over 1, so a ratio within 10^-12 of 1 keeps its digits
-        return max(up(math.log1p(float(p[1] / q[0] - 1)) * (1 + 1e-12) + 1e-300) for p, q in zip(self.p, self.q))
+        pairs = list(zip(self.p, self.q)) + [(p, q) for p, q, _ in self.leaks if q[0] > 0]
+        return max(up(math.log1p(float(p[1] / q[0] - 1)) * (1 + 1e-12) + 1e-300) for p, q in pairs)
 
 
 def _enclosed(value: sympy.Expr) -> tuple[Fraction, Fraction]:
@@ -178,8 +209,8 @@ def clone_variable(eps0: sympy.Expr) -> BlanketVariable:
 
 
 def rows_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[BlanketVariable]:
-    """The blanket variables of a finite randomizer (rows: inputs, exact output probabilities, each output possible
-    under every input or under none), one per kind of ordered pair (x, x') whose outputs are alike up to order (a
+    """The blanket variables of a finite randomizer (rows: inputs, exact output probabilities; an output impossible
+    under some input is a leak), one per kind of ordered pair (x, x') whose outputs are alike up to order (a
     symmetric randomizer has one kind)."""
     ids: dict[sympy.Expr, int] = {}
     table = [[ids.setdefault(sympy.sympify(v), len(ids)) for v in row] for row in rows]
@@ -202,14 +233,18 @@ def rows_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[BlanketVariable
             if i == j:
                 continue
             kinds: dict[tuple[int, int, int], int] = {}
+            leaks: dict[tuple[int, int], int] = {}
             for a, b, r in zip(first, second, rho):
                 if values[r] != 0:
                     kinds[(a, b, r)] = kinds.get((a, b, r), 0) + 1
-            key = tuple(sorted(kinds.items()))
+                elif values[a] != 0:
+                    leaks[(a, b)] = leaks.get((a, b), 0) + 1
+            key = (tuple(sorted(kinds.items())), tuple(sorted(leaks.items())))
             if key not in classes:
                 classes[key] = BlanketVariable(tuple(enclosures[a] for a, _, _ in kinds),
                                                tuple(enclosures[b] for _, b, _ in kinds),
-                                               tuple(enclosures[r] for _, _, r in kinds), tuple(kinds.values()), rest)
+                                               tuple(enclosures[r] for _, _, r in kinds), tuple(kinds.values()), rest,
+                                               tuple((enclosures[a], enclosures[b], c) for (a, b), c in leaks.items()))
     return list(classes.values())
 
 
@@ -244,10 +279,14 @@ def fixed_others_variables(rows: Sequence[Sequence[sympy.Expr]]) -> list[Blanket
     variables = []
     for z in [other, *thirds]:
         kinds: dict[tuple[sympy.Expr, sympy.Expr, sympy.Expr], int] = {}
+        leaks: dict[tuple[sympy.Expr, sympy.Expr], int] = {}
         for key in zip(rows[x], rows[other], rows[z]):
             if key[2] != 0:
                 kinds[key] = kinds.get(key, 0) + 1
-        variables.append(_fixed_variable([(*key, count) for key, count in kinds.items()]))
+            elif key[0] != 0:  # impossible for the others: the changed user's report, exact as a leak
+                leaks[key[:2]] = leaks.get(key[:2], 0) + 1
+        variables.append(_fixed_variable([(*key, count) for key, count in kinds.items()],
+                                         [(*key, count) for key, count in leaks.items()]))
     return variables
 
 
@@ -300,10 +339,11 @@ def _unary_bits(eps0: sympy.Expr, *, symmetric: bool) -> tuple[sympy.Expr, sympy
     return sympy.Rational(1, 2), 1 / (sympy.exp(eps0) + 1)
 
 
-def _fixed_variable(kinds: Sequence[tuple[sympy.Expr, sympy.Expr, sympy.Expr, int]]) -> BlanketVariable:
+def _fixed_variable(kinds: Sequence[tuple[sympy.Expr, sympy.Expr, sympy.Expr, int]],
+                    leaks: Sequence[tuple[sympy.Expr, sympy.Expr, int]] = ()) -> BlanketVariable:
     return BlanketVariable(tuple(_enclosed(kd[0]) for kd in kinds), tuple(_enclosed(kd[1]) for kd in kinds),
                            tuple(_enclosed(kd[2]) for kd in kinds), tuple(kd[3] for kd in kinds),
-                           (Fraction(0), Fraction(0)))
+                           (Fraction(0), Fraction(0)), tuple((_enclosed(a), _enclosed(b), c) for a, b, c in leaks))
 
 
 def unary_variable(eps0: sympy.Expr, k: int, *, symmetric: bool) -> BlanketVariable:
@@ -459,19 +499,19 @@ def _composed_rows(spec: str) -> tuple[str, list[list[sympy.Expr]]]:
 @functools.lru_cache(maxsize=16)
 def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy.Expr, ...], ...]]:
     """(label, exact rows) of the randomizer a SPEC names (one finite mechanism ``NAME:param=value,...`` or several
-    joined by ``&`` or ``|``, see :func:`_composed_rows`), checked to be eps0-LDP with every output possible under
-    every input (the blanket bound needs it), else bad input."""
+    joined by ``&`` or ``|``, see :func:`_composed_rows`), checked to be eps0-LDP on the outputs possible under every
+    input, else bad input. Outputs impossible under some input are allowed (an (eps0, delta0)-LDP randomizer): they
+    are the blanket variable's leaks."""
     label, rows = _composed_rows(spec)
-    for y, column in enumerate(zip(*rows)):
-        if any(v == 0 for v in column) and any(v != 0 for v in column):
-            raise InvalidParameterError(f"randomizer {spec!r}: output {y} has probability 0 under some inputs only "
-                                        "(not pure LDP): the blanket bound does not apply")
+    full = [y for y, column in enumerate(zip(*rows)) if all(v != 0 for v in column)]
+    if not full:
+        raise InvalidParameterError(f"randomizer {spec!r}: every output is impossible under some input (no blanket: "
+                                    "nothing to amplify)")
     ids: dict[sympy.Expr, int] = {}
-    table = np.array([[ids.setdefault(v, len(ids)) for v in row] for row in rows])
+    table = np.array([[ids.setdefault(row[y], len(ids)) for y in full] for row in rows])
     values = list(ids)
     floats = np.array([float(v) for v in values])[table]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratios = np.where(floats[None, :, :] > 0, floats[:, None, :] / floats[None, :, :], 0.0)
+    ratios = floats[:, None, :] / floats[None, :, :]
     near = np.argwhere(ratios >= np.max(ratios) * (1 - 1e-9))  # the largest ratio, decided exactly among near ties
     for a, b in {(table[i, y], table[j, y]) for i, j, y in near}:
         if decided_sign("randomizer", values[a] - sympy.exp(eps0) * values[b]) > 0:
@@ -482,20 +522,27 @@ def randomizer_rows(spec: str, eps0: sympy.Expr) -> tuple[str, tuple[tuple[sympy
 
 def joint_variable(first: BlanketVariable, second: BlanketVariable) -> BlanketVariable:
     """Joint composition (one report holds both outputs, drawn independently on the same input): every pair of
-    kinds is a kind, with rho_1 rho_2 as the blanket (mu_z(y_1, y_2) = mu1_z(y_1) mu2_z(y_2) >= rho_1 rho_2)."""
-    if len(first.p) * len(second.p) > MAX_KINDS:
-        raise InvalidParameterError(f"randomizer: the joint composition has {len(first.p) * len(second.p)} kinds of "
-                                    f"output > {MAX_KINDS}")
+    kinds is a kind, with rho_1 rho_2 as the blanket (mu_z(y_1, y_2) = mu1_z(y_1) mu2_z(y_2) >= rho_1 rho_2); a pair
+    with a leak in it is a leak."""
+    sizes = [len(v.p) + len(v.leaks) for v in (first, second)]
+    if sizes[0] * sizes[1] > MAX_KINDS:
+        raise InvalidParameterError(f"randomizer: the joint composition has {sizes[0] * sizes[1]} kinds of output > "
+                                    f"{MAX_KINDS}")
 
     def product(a: tuple[Fraction, Fraction], b: tuple[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
         return a[0] * b[0], a[1] * b[1]
 
     pairs = list(itertools.product(range(len(first.p)), range(len(second.p))))
     gamma = ((1 - first.rest[1]) * (1 - second.rest[1]), (1 - first.rest[0]) * (1 - second.rest[0]))
+    outputs = [[(p, q, c, False) for p, q, c in zip(v.p, v.q, v.count)] + [(*leak, True) for leak in v.leaks]
+               for v in (first, second)]
+    leaks = tuple((product(p1, p2), product(q1, q2), c1 * c2) for p1, q1, c1, leak1 in outputs[0]
+                  for p2, q2, c2, leak2 in outputs[1] if leak1 or leak2)
     return BlanketVariable(tuple(product(first.p[i], second.p[j]) for i, j in pairs),
                            tuple(product(first.q[i], second.q[j]) for i, j in pairs),
                            tuple(product(first.rho[i], second.rho[j]) for i, j in pairs),
-                           tuple(first.count[i] * second.count[j] for i, j in pairs), (1 - gamma[1], 1 - gamma[0]))
+                           tuple(first.count[i] * second.count[j] for i, j in pairs), (1 - gamma[1], 1 - gamma[0]),
+                           leaks)
 
 
 def mixture_variable(parts: Sequence[BlanketVariable]) -> BlanketVariable:
@@ -507,7 +554,9 @@ def mixture_variable(parts: Sequence[BlanketVariable]) -> BlanketVariable:
         return tuple((share * lo, share * hi) for part in parts for lo, hi in getattr(part, field))
 
     return BlanketVariable(scaled("p"), scaled("q"), scaled("rho"), tuple(c for part in parts for c in part.count),
-                           (share * sum(part.rest[0] for part in parts), share * sum(part.rest[1] for part in parts)))
+                           (share * sum(part.rest[0] for part in parts), share * sum(part.rest[1] for part in parts)),
+                           tuple(((share * p[0], share * p[1]), (share * q[0], share * q[1]), c)
+                                 for part in parts for p, q, c in part.leaks))
 
 
 def _hadamard_rows(eps0: sympy.Expr, k: int) -> tuple[tuple[sympy.Expr, ...], ...]:

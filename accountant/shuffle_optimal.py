@@ -131,7 +131,7 @@ def blanket_delta_upper(variable: BlanketVariable, eps: Fraction, n: int, delta:
     plan = _grid_plan(variable, eps, n, delta)
     cap = up(n * max(plan.top, 0.0))
     total = positive_part_mean_upper(plan.atoms, n, step=plan.step, tilt=plan.tilt, tail=plan.tail, cap=cap)
-    return up(total / n)
+    return up(up(total / n) + up(float(variable.leak(eps, "upper"))))
 
 
 def blanket_delta_lower(variable: BlanketVariable, eps: Fraction, n: int, delta: float) -> float:
@@ -141,13 +141,18 @@ def blanket_delta_lower(variable: BlanketVariable, eps: Fraction, n: int, delta:
     this is a lower bound on the true delta."""
     plan = _grid_plan(variable, eps, n, delta)
     step = plan.step / 2 ** max(0, math.ceil(math.log2(math.sqrt(n) / 4)))
-    return down(positive_part_mean_lower(plan.atoms, n, step=step, tilt=plan.tilt, tail=plan.tail) / n)
+    total = down(positive_part_mean_lower(plan.atoms, n, step=step, tilt=plan.tilt, tail=plan.tail) / n)
+    return down(total + down(float(variable.leak(eps, "lower"))))
 
 
 def _model(variable: BlanketVariable, eps: float, n: int, delta: float) -> float:
-    """ln of a saddlepoint approximation of the bound minus ln delta (floats; only guides the search):
+    """ln of a saddlepoint approximation of the blanket mean minus ln(delta - the leak) (floats; only guides the search;
+    745 where the leak alone reaches delta):
     E[S_+] ~ e^K(t) / (t^2 sqrt(2 pi K''(t))) at the root t > 0 of K'(t) = 0, K = n ln E[e^(t G)] (Bahadur and
     Rao's tail expansion at its leading order)."""
+    room = delta - variable.leak_float(eps)  # what the blanket mean may add to the leak
+    if room <= 0:
+        return 745.0
     values, masses = variable.floats(eps)
     order = _chernoff_tilt(values, masses)
     if order <= 0:
@@ -157,7 +162,7 @@ def _model(variable: BlanketVariable, eps: float, n: int, delta: float) -> float
     mean = float(np.sum(weights * values)) / total
     variance = max(float(np.sum(weights * values ** 2)) / total - mean ** 2, 1e-300)
     log_positive = n * math.log(total) - 2 * math.log(order) - 0.5 * math.log(2 * math.pi * n * variance)
-    return log_positive - math.log(n) - math.log(delta)
+    return log_positive - math.log(n) - math.log(room)
 
 
 def _certified_eps(variable: BlanketVariable, n: int, target: float) -> float:
@@ -229,6 +234,10 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
         return invalid("optimal", f"{label}: {len(variables)} kinds of input pairs > {MAX_PAIR_CLASSES}: beyond the "
                                   "evaluated range")
     target = float_lower(delta)  # a bound <= this float is <= delta
+    floor = max(v.leak_floor for v in variables)
+    if floor >= target:
+        return invalid("optimal", f"{label}: outputs impossible under the other input of a pair reveal it with "
+                                  f"probability {float(floor):.3g} >= delta at every eps")
     points = [_certified_eps(v, n, target) for v in variables]
 
     def holds(eps: float) -> bool:  # each kind was certified at its own point: confirm the others at eps
@@ -242,13 +251,17 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
     upper = sympy.Rational(found)
     note = (f"{label}: the blanket decomposition's mean, certified (searched to about 1e-3 relative; the largest over "
             f"{len(variables)} kind(s) of input pairs)")
+    if any(v.leaks for v in variables):
+        note += ("; not pure LDP: the outputs impossible under some input add their hockey-stick divergence, "
+                 "unamplified (the blanket decomposition needs no pure-LDP assumption)")
     if clone is not None and clone.certified_upper is not None and clone.certified_upper < upper:
         upper = clone.certified_upper
         note = f"{label}: the same mean by FMT's clone sums ({clone.name}), smaller than its grid evaluation here"
     candidates = [(lower.lower, "the exact row's")] if lower is not None and lower.lower is not None else []
     if lower_end and n <= MAX_LOWER_N:
         ceiling = float_upper(delta)  # a lower bound above this float is above delta
-        found_low = [eps for eps in (_certified_lower_eps(v, n, ceiling, float(upper)) for v in fixed) if eps]
+        found_low = [eps for eps in (_certified_lower_eps(v, n, ceiling, float(upper)) for v in fixed)
+                     if eps is not None]
         if found_low:
             candidates.append((max(found_low), "the exact eps of one pair of datasets (the other users' data fixed), "
                                                "bounded from below"))
@@ -264,13 +277,13 @@ def blanket_optimal(eps0: sympy.Expr, n: int, delta: sympy.Expr, k: int | None, 
                            bounds="exact")
 
 
-def _certified_lower_eps(variable: BlanketVariable, n: int, ceiling: float, upper: float) -> float | None:
+def _certified_lower_eps(variable: BlanketVariable, n: int, ceiling: float, upper: float) -> float:
     """A float eps below the true eps: where the exact delta of ``variable``'s pair of datasets, bounded from below,
-    exceeds ``ceiling`` (None where it does not even at eps = 0)."""
+    exceeds ``ceiling`` (0 where it does not even at eps = 0: the true eps is at least 0)."""
     def certify(eps: float) -> bool:
         return blanket_delta_lower(variable, Fraction(eps), n, ceiling) > ceiling
 
     if not certify(0.0):
-        return None
+        return 0.0
     return certified_root(lambda e: _model(variable, e, n, ceiling), certify, 0.0, upper, side="below",
                           rtol=_LOWER_RTOL).certified

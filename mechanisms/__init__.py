@@ -16,7 +16,7 @@ from dpcert.mechanisms.parameters import (
     require_unit_interval,
     to_exact,
 )
-from dpcert.mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
+from dpcert.mechanisms.randomized_response import KaryRandomizedResponse, LeakyRandomizedResponse, RandomizedResponse
 from dpcert.mechanisms.unary_encoding import UnaryEncoding
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "KaryRandomizedResponse",
     "Laplace",
     "LaplaceWrongScale",
+    "LeakyRandomizedResponse",
     "Mechanism",
     "MechanismEntry",
     "Metric",

@@ -19,7 +19,8 @@ from dpcert.mechanisms.geometric import MAX_END, Geometric, GeometricRenormalize
 from dpcert.mechanisms.parameters import EPS_RANGE, InvalidParameterError, range_text
 from dpcert.mechanisms.randomized_response import MAX_ENUMERATED_K as KRR_ENUMERATED_K
 from dpcert.mechanisms.randomized_response import MAX_K as KRR_MAX_K
-from dpcert.mechanisms.randomized_response import KaryRandomizedResponse, RandomizedResponse
+from dpcert.mechanisms.randomized_response import (DELTA0_RANGE, KaryRandomizedResponse, LeakyRandomizedResponse,
+                                                   RandomizedResponse)
 from dpcert.mechanisms.price_of_privacy.sketches import (
     MAX_ITEMS,
     MaxSenseSketch,
@@ -132,6 +133,9 @@ CATALOG: dict[str, MechanismEntry] = {
     for e in (
         MechanismEntry("randomized-response", RandomizedResponse, (_EPS,),
                        "eps-DP bit release (binary randomized response)"),
+        MechanismEntry("leaky-rr", LeakyRandomizedResponse,
+                       (_EPS, Parameter("delta0", f"probability of revealing the input, in {range_text(*DELTA0_RANGE)}")),
+                       "binary randomized response that reveals its input with probability delta0 ((eps, delta0)-DP)"),
         MechanismEntry("k-rr", KaryRandomizedResponse,
                        (Parameter("k", f"number of values, an integer in {range_text(2, KRR_MAX_K)} (the exact checker "
                                        f"enumerates k <= {KRR_ENUMERATED_K}; --symbolic: any k)"), _EPS),

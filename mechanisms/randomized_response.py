@@ -12,15 +12,20 @@ import sympy
 
 from dpcert.mechanisms.base import FiniteMechanism, check_size, require_index
 from dpcert.mechanisms.neighbours import AllPairs
-from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int
+from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_real
 
-__all__ = ["RandomizedResponse", "KaryRandomizedResponse", "MAX_K", "MAX_ENUMERATED_K"]
+__all__ = ["DELTA0_RANGE", "LeakyRandomizedResponse", "RandomizedResponse", "KaryRandomizedResponse", "MAX_K",
+           "MAX_ENUMERATED_K"]
 
 MAX_K = 10**12
 """The largest k: its closed forms, sampling and the symbolic checker work at any k up to it."""
 
 MAX_ENUMERATED_K = 2000
 """The largest k whose k x k channel is enumerated (the exact checker: about 3 s at k = 2000)."""
+
+DELTA0_RANGE = (sympy.Rational(1, 10**300), sympy.Rational(1, 2))
+"""The leak probabilities of ``leaky-rr``: [10^-300, 1/2] (exact arithmetic below; above 1/2 the leak is most of
+the report)."""
 
 
 class _RandomizedResponse(FiniteMechanism):
@@ -116,3 +121,55 @@ class RandomizedResponse(_RandomizedResponse):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps", require_eps("eps", self.eps))
+
+
+@dataclass(frozen=True)
+class LeakyRandomizedResponse(FiniteMechanism):
+    """Binary randomized response that reveals its input with probability delta0: an (eps, delta0)-DP bit release.
+
+    Outputs 0 and 1: randomized response scaled by 1 - delta0, P(S0 | S0) = (1 - delta0) e^eps / (1 + e^eps) and
+    P(1 - S0 | S0) = (1 - delta0) / (1 + e^eps); outputs 2 and 3 reveal S0 = 0 and S0 = 1, each with probability
+    delta0 under its own input and 0 under the other.
+
+    Why it is (eps, delta0)-DP: on outputs 0 and 1 the ratio is e^eps, and the revealing output of x has probability
+    delta0 under x and 0 under x', so delta(eps) = delta0 exactly; it is eps'-DP for no eps'.
+
+    References: the standard (eps0, delta0)-LDP randomizer (Feldman, McMillan, Talwar, FOCS 2021, Section 3.3, for
+    shuffling one); as a shuffled report, the exact truth of :mod:`dpcert.proofs.claims.leaky_shuffle`.
+    """
+
+    name: ClassVar[str] = "leaky-rr"
+    eps: sympy.Expr
+    delta0: sympy.Expr
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eps", require_eps("eps", self.eps))
+        object.__setattr__(self, "delta0", require_real("delta0", self.delta0, low=DELTA0_RANGE[0],
+                                                         high=DELTA0_RANGE[1]))
+
+    @property
+    def neighbours(self) -> AllPairs:
+        return AllPairs()
+
+    def inputs(self) -> tuple[int, ...]:
+        return (0, 1)
+
+    def outputs(self) -> tuple[int, ...]:
+        return (0, 1, 2, 3)
+
+    def validate_input(self, x: int) -> None:
+        require_index(x, 0, 1)
+
+    def pmf(self, x: int) -> Mapping[int, sympy.Expr]:
+        self.validate_input(x)
+        t = sympy.exp(self.eps)
+        kept = 1 - self.delta0
+        return {x: kept * t / (t + 1), 1 - x: kept / (t + 1), 2 + x: self.delta0}
+
+    def sample(self, x: int, size: int, rng: np.random.Generator) -> np.ndarray:
+        size = check_size(size)
+        self.validate_input(x)
+        draw = rng.random(size)
+        leak = float(self.delta0)
+        truth = leak + (1 - leak) * float(sympy.exp(self.eps) / (sympy.exp(self.eps) + 1))
+        return np.where(draw < leak, 2 + x, np.where(draw < truth, x, 1 - x))

@@ -25,7 +25,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 from dpcert.mechanisms.privact.cold_start import (

@@ -88,6 +88,44 @@ def _fmt21_approx_above_exact_leaky_rr() -> tuple[Verdict, str]:
                 "large here: a check of its direction, not of its constants")
 
 
+# (e^eps0, n, delta0, delta) for the optimal row of leaky-rr against its exact shuffled law
+_LEAKY_OPTIMAL_CASES = ((Fraction(3, 2), 100, Fraction(1, 10**3), Fraction(1, 100)),
+                        (Fraction(11, 10), 60, Fraction(1, 100), Fraction(1, 80)))
+
+
+def _optimal_encloses_exact_leaky_rr() -> tuple[Verdict, str]:
+    """The optimal row's [lower, upper] for the (eps0, delta0)-LDP leaky-rr against the exact delta of its shuffled
+    reports at both ends: <= delta at the upper end, > delta at the lower end (when it is above 0)."""
+    shown = []
+    for e, n, delta0, delta in _LEAKY_OPTIMAL_CASES:
+        eps0 = sympy.log(sympy.Rational(e.numerator, e.denominator))
+        row = shuffle_bound("optimal", eps0, n, sympy.Rational(delta.numerator, delta.denominator),
+                            randomizer=f"leaky-rr:eps=log({e}),delta0={delta0}")
+        if not row.valid or row.lower is None:
+            return _U, f"the optimal row is not an enclosure at e^eps0 = {e}, n = {n}, delta0 = {delta0}: {row.note}"
+        at_upper, margin = leaky_rr_delta(float_lower(iv_evaluate(sympy.exp(row.certified_upper))[0]), e, n, delta0)
+        if at_upper - margin > delta:
+            return _R, (f"at e^eps0 = {e}, n = {n}, delta0 = {delta0}: the optimal row's upper end {row.upper:.6g} "
+                        f"has exact delta {at_upper:.6g} > {delta}")
+        if at_upper + margin > delta:
+            return _U, f"at e^eps0 = {e}, n = {n}, delta0 = {delta0} the exact delta is within rounding of {delta}"
+        at_lower = None
+        if row.lower > 0:
+            at_lower, margin = leaky_rr_delta(float(iv_evaluate(sympy.exp(sympy.Rational(row.lower)))[1]), e, n,
+                                              delta0)
+            if at_lower + margin <= delta:
+                return _R, (f"at e^eps0 = {e}, n = {n}, delta0 = {delta0}: the lower end {row.lower:.6g} has exact "
+                            f"delta {at_lower:.6g} <= {delta}, so the true eps is below it")
+            if at_lower - margin <= delta:
+                return _U, f"at e^eps0 = {e}, n = {n}, delta0 = {delta0} the lower end's delta is within rounding"
+        shown.append(f"e^eps0 = {e}, n = {n}, delta0 = {delta0}, delta = {delta}: [{row.lower:.4g}, {row.upper:.4g}], "
+                     f"exact delta {at_upper:.4g} at the upper end"
+                     + ("" if at_lower is None else f" and {at_lower:.4g} at the lower end"))
+    return _C, ("the optimal row of leaky binary randomized response (the input revealed with probability delta0: "
+                "(eps0, delta0)-LDP, not pure) encloses the exact eps of its shuffled reports over every dataset: "
+                + "; ".join(shown))
+
+
 def _num(value: sympy.Expr) -> str:
     return f"{float(sympy.sympify(value)):.6g}"
 
@@ -284,6 +322,13 @@ CLAIMS: tuple[Claim, ...] = (
                    "(1 + e^-eps0/2) n delta0 is at least the exact eps of n shuffled leaky binary randomized "
                    "responses (at the stated e^eps0, n, delta0 and delta = 1/2)", _C,
                    _fmt21_approx_above_exact_leaky_rr),
+    computed_claim("shuffle-optimal-encloses-exact-leaky-rr",
+                   "Balle, Bell, Gascon, Nissim (CRYPTO 2019), the blanket decomposition; Su, Cheng, Wang (IEEE S&P "
+                   "2026): it needs no pure-LDP assumption",
+                   "for an (eps0, delta0)-LDP randomizer given by its pmf, the optimal shuffle row (the blanket mean plus "
+                   "the unamplified divergence of the outputs outside the blanket) encloses the exact eps of n shuffled "
+                   "leaky binary randomized responses (at the stated e^eps0, n, delta0, delta)", _C,
+                   _optimal_encloses_exact_leaky_rr),
     computed_claim("fmt21-numeric-below-closed", f"{_FMT21}, Theorem 3.1 and Theorem 3.2 with Lemma 3.3",
                    "the clone reduction evaluated numerically is never larger than Theorem 3.1's closed form",
                    _C, _fmt21_numeric_below_closed),

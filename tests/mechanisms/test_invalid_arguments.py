@@ -26,6 +26,7 @@ from dpcert.mechanisms import (
     KaryRandomizedResponse,
     Laplace,
     LaplaceWrongScale,
+    LeakyRandomizedResponse,
     Metric,
     RandomizedResponse,
     UnaryEncoding,
@@ -116,6 +117,13 @@ INVALID = [
     row(build("randomized-response", eps="__import__('os')"), "eps", "make-randomized-response-eps-injection"),
     row(build("randomized-response"), "eps", "make-randomized-response-missing-eps"),
     row(build("randomized-response", eps=1, k=2), "k", "make-randomized-response-unknown-k"),
+    # ---- leaky-rr ---------------------------------------------------------------------------
+    row(call(LeakyRandomizedResponse, eps=1, delta0=0), "delta0", "LeakyRandomizedResponse-delta0-zero"),
+    row(call(LeakyRandomizedResponse, eps=1, delta0="3/4"), "delta0", "LeakyRandomizedResponse-delta0-above-half"),
+    row(call(LeakyRandomizedResponse, eps=0, delta0="1/10"), "eps", "LeakyRandomizedResponse-eps-zero"),
+    row(build("leaky-rr", eps=1, delta0="nan"), "delta0", "make-leaky-rr-delta0-nan"),
+    row(build("leaky-rr", eps=1), "delta0", "make-leaky-rr-missing-delta0"),
+    row(lambda: LeakyRandomizedResponse(eps=1, delta0="1/10").pmf(2), "x", "leaky-rr-pmf-x-not-an-input"),
     # ---- k-rr ------------------------------------------------------------------------------
     row(call(KaryRandomizedResponse, k=1, eps=1), "k", "KaryRandomizedResponse-k-one"),
     row(call(KaryRandomizedResponse, k=2.5, eps=1), "k", "KaryRandomizedResponse-k-float"),

@@ -45,6 +45,8 @@ FINITE_EXAMPLES = [
     ("hadamard-response", {"k": "5", "eps": "log(2)"}),
     ("randomized-response", {"eps": "log(3)"}),
     ("randomized-response", {"eps": "1"}),
+    ("leaky-rr", {"eps": "log(2)", "delta0": "1/100"}),
+    ("leaky-rr", {"eps": "1", "delta0": "1/2"}),
     ("k-rr", {"k": "4", "eps": "1/2"}),
     ("k-rr", {"k": "3", "eps": "log(2)"}),
     ("unary-encoding", {"k": "3", "eps": "1", "variant": "sue"}),
@@ -449,3 +451,19 @@ def test_unary_encoding_samples_large_k_without_enumerating():
     mechanism = UnaryEncoding(k=40, eps=1)
     sample = mechanism.sample(3, 10, np.random.default_rng(0))
     assert sample.shape == (10, 40) and set(np.unique(sample)) <= {0, 1}
+
+
+@pytest.mark.parametrize(("eps", "delta0"), [("log(2)", "1/100"), ("1", "1/3")])
+def test_leaky_randomized_response_is_eps_delta0_dp_and_no_better(eps, delta0):
+    """leaky-rr's delta(eps') over its pairs, by the exact checker: delta0 at its own eps (the revealing output of x
+    has probability delta0 under x and 0 under x'), delta0 + (1 - delta0)(e^eps - e^eps') / (1 + e^eps) below it
+    (randomized response's own divergence, scaled), and delta0 at every larger eps': never pure DP."""
+    from dpcert.proofs.exact import hockey_stick_delta
+
+    mechanism = make_mechanism("leaky-rr", raw={"eps": eps, "delta0": delta0})
+    e, d0 = sympy.sympify(eps), sympy.Rational(delta0)
+    assert sympy.simplify(hockey_stick_delta(mechanism, e) - d0) == 0
+    assert sympy.simplify(hockey_stick_delta(mechanism, 2 * e) - d0) == 0
+    lower = e / 2
+    expected = d0 + (1 - d0) * (sympy.exp(e) - sympy.exp(lower)) / (1 + sympy.exp(e))
+    assert sympy.simplify(hockey_stick_delta(mechanism, lower) - expected) == 0

@@ -120,6 +120,7 @@ def _params(**values: str) -> tuple[str, ...]:
 _MECHANISMS = {
     "hadamard-response": {"k": "3", "eps": "1"},
     "randomized-response": {"eps": "1"},
+    "leaky-rr": {"eps": "1", "delta0": "1/100"},
     "k-rr": {"k": "3", "eps": "1"},
     "unary-encoding": {"k": "3", "eps": "1"},
     "geometric": {"eps": "1/2", "hi": "4"},
