@@ -166,7 +166,7 @@ class _MomentGuide:
         with np.errstate(divide="ignore"):
             logs = np.log(np.add.reduceat(values, starts))
         ends = np.minimum(starts + width - 1, values.size - 1).astype(float)
-        rates = np.geomspace(1e-9, 50.0, 64)
+        rates = np.geomspace(1e-9, 50.0, 32)
         negative_rates = rates + least
         moments = log_sum_exp(logs[None, :] + rates[:, None] * ends[None, :])
         negative = log_sum_exp(logs[None, :] - negative_rates[:, None] * starts[None, :])

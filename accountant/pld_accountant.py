@@ -142,11 +142,11 @@ class NumericalComposition:
 
     def _survey(self, orders: np.ndarray) -> dict[str, tuple[np.ndarray, float, float, float]]:
         """Per direction: ln E[e^(order L)] of the composition, its mean, standard deviation and the widest
-        single mechanism's loss span, from each mechanism's upper grid at a step of about 1/1024 of its span (floats,
+        single mechanism's loss span, from each mechanism's upper grid at a step of about 1/256 of its span (floats,
         a guide only)."""
         spans = {id(c): max(max(hi - lo, 1e-12) for lo, hi in [c.pairs[key][0].loss_span(1e-12) for key in c.pairs])
                  for c in self.components}
-        steps = {key: Fraction(1, 2 ** max(8, min(MAX_STEP_EXPONENT, math.ceil(math.log2(1024 / span)))))
+        steps = {key: Fraction(1, 2 ** max(8, min(MAX_STEP_EXPONENT, math.ceil(math.log2(256 / span)))))
                  for key, span in spans.items()}
         survey = {}
         for key in self._directions():
@@ -167,7 +167,7 @@ class NumericalComposition:
     def _plan(self, *, delta: float | None = None, eps: float | None = None, gap: object) -> _Plan:
         """The grid step, tilt and tails for a query (any choice is sound; these aim at the gap asked for)."""
         gap = _relative_gap(gap)
-        orders = np.geomspace(1e-3, MAX_TILT, 81)
+        orders = np.geomspace(1e-3, MAX_TILT, 41)
         worst, tilt, low, high = -math.inf, 0.0, math.inf, -math.inf
         for moment, mean, spread, span in self._survey(orders).values():
             bounds = (moment - math.log(delta)) / orders if delta is not None else moment - orders * eps
@@ -190,7 +190,7 @@ class NumericalComposition:
         m = min(max(m, MIN_STEP_EXPONENT), MAX_STEP_EXPONENT)
         while m > MIN_STEP_EXPONENT and (high - low) / (float(unit) / 2 ** m) > MAX_GRID_POINTS // 2:
             m -= 1  # the composed distribution's window must fit the grid
-        start = min(m, max(MIN_STEP_EXPONENT, math.ceil(m / 2) + 2))  # both sides are second order in h
+        start = min(m, max(MIN_STEP_EXPONENT, math.ceil(m / 2) + 3))  # both sides are second order in h
         folds = 2 * sum(max(1, c.count.bit_length()) for c in self.components) + len(self.components)
         return _Plan(unit / 2 ** start, float(np.float32(tilt if tilt > 0.05 else 0.0)),
                      max(delta_scale * 1e-7 / self.total_count, 1e-300),
