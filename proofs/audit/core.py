@@ -32,7 +32,7 @@ from dpcert.mechanisms.neighbours import WithinDistance
 from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_unit_interval, to_exact
 from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
 from dpcert.proofs.audit.events import is_continuous, select_event, vector_bounds
-from dpcert.proofs.audit.sampling import Sampler, draw_all
+from dpcert.proofs.audit.sampling import Sampler, draw_all, require_own_randomness
 from dpcert.proofs.rounding import float_upper
 
 __all__ = ["AuditResult", "AuditWitness", "audit"]
@@ -170,6 +170,9 @@ def _resolve_pairs(target: object, pairs: Sequence[tuple[Hashable, Hashable]] | 
         if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
             raise InvalidParameterError(f"pairs must be (x, x') pairs. Got {pair!r} among them")
         x, x2 = tuple(pair)
+        if any(isinstance(v, np.ndarray) for v in (x, x2)):
+            raise InvalidParameterError(f"pairs must hold hashable inputs such as numbers or tuples, not numpy arrays "
+                                        f"(their == is elementwise). Got ({x!r}, {x2!r}): pass (tuple(x), tuple(x'))")
         if x == x2:
             raise InvalidParameterError(f"pairs must join two different inputs. Got ({x!r}, {x2!r})")
         if isinstance(target, Mechanism) and not _are_neighbours(target, x, x2):
@@ -224,13 +227,15 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
         samples: samples per input (half select the events, half confirm them), in [2, 10^7] and at most
             4 * 10^7 over all inputs (see :func:`_samples`).
         confidence: probability in (0, 1) that the reported lower bound holds.
-        seed: root of the ``SeedSequence`` every chunk's Generator is spawned from.
+        seed: with ``samples``, the root of the ``SeedSequence`` every chunk's Generator is spawned from (so the
+            same seed at another budget draws independent samples).
         executor: runs the chunks (e.g. ``ProcessPoolExecutor`` for a picklable sampler); default in-process.
         chunk: largest number of samples drawn in one call.
         progress: called as ``progress(samples drawn so far, samples in all)`` as chunks arrive.
 
     Raises:
-        InvalidParameterError: bad arguments, or a sampler that raises or returns malformed output.
+        InvalidParameterError: bad arguments, or a sampler that raises, returns malformed output, or does not draw
+            its randomness from its ``rng`` (two calls with identically seeded generators differ).
     """
     start = time.perf_counter()
     if not callable(target) and not isinstance(target, Mechanism):
@@ -257,7 +262,11 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     alpha = (1 - confidence) / (2 * len(ordered))
     n_select = samples // 2
     n_confirm = samples - n_select
-    select_seed, confirm_seed = np.random.SeedSequence(seed).spawn(2)
+    # the budget is part of the stream's entropy: a larger budget with the same seed draws afresh (independent
+    # evidence), never the earlier samples as a prefix
+    root = np.random.SeedSequence([seed, samples])
+    select_seed, confirm_seed, check_seed = root.spawn(3)
+    require_own_randomness(sampler, inputs[0], check_seed)
 
     total, drawn = (n_select + n_confirm) * len(inputs), [0]
 

@@ -14,9 +14,25 @@ import numpy as np
 
 from dpcert.mechanisms.parameters import InvalidParameterError
 
-__all__ = ["Sampler", "draw_all"]
+__all__ = ["OWN_RANDOMNESS_CHECK", "Sampler", "draw_all", "require_own_randomness"]
 
 Sampler = Callable[[Hashable, int, np.random.Generator], np.ndarray]
+
+OWN_RANDOMNESS_CHECK = 64
+"""Outputs drawn twice, with identically seeded generators, to check that a sampler draws from its ``rng``."""
+
+
+def require_own_randomness(sampler: Sampler, x: Hashable, seed: np.random.SeedSequence) -> None:
+    """Bad input unless ``sampler`` returns the same outputs for two identically seeded generators on ``x``.
+
+    A sampler that ignores its ``rng`` (numpy's global state, ``random``, an rng of its own) returns different
+    outputs here, and on a process pool its workers would repeat the same noise, so the chunks would not be
+    independent and the confidence statement would not hold."""
+    first, second = (_check(x, OWN_RANDOMNESS_CHECK,
+                            _guarded(lambda: _draw_chunk(sampler, x, OWN_RANDOMNESS_CHECK, seed), x)) for _ in range(2))
+    if first.shape != second.shape or not np.array_equal(first, second):
+        raise InvalidParameterError(f"sampler must draw all its randomness from its rng argument: two calls on input "
+                                    f"{x!r} with identically seeded generators returned different outputs")
 
 
 def _draw_chunk(sampler: Sampler, x: Hashable, size: int, seed: np.random.SeedSequence) -> np.ndarray:

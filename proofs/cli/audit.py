@@ -6,6 +6,8 @@ proves a claim); bad input raises InvalidParameterError, which ``main`` turns in
 
 from __future__ import annotations
 
+import secrets
+
 import click
 from rich.table import Table
 
@@ -33,10 +35,11 @@ def _build(name: str, raw: dict[str, str], eps: str):
 @click.option("--delta", default="0", show_default=True, help="claimed delta in [0, 1)")
 @click.option("--samples", required=True, help="samples per input (half select events, half confirm), in [2, 10^7] and at most 4e7 over all inputs")
 @click.option("--confidence", default=0.95, show_default=True, type=float, help="confidence in (0, 1)")
-@click.option("--seed", default=0, show_default=True, help="seed of the run")
+@click.option("--seed", default=None, help="seed of the run, an integer >= 0 (default: drawn fresh and printed, so reruns are "
+                                          "independent and each is reproducible from its output)")
 @json_option
 def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str, samples: str,
-                  confidence: float, seed: str, as_json: bool) -> None:
+                  confidence: float, seed: str | None, as_json: bool) -> None:
     """Audit MECHANISM's claimed (eps, delta)-DP statistically: an eps lower bound at a stated confidence.
 
     Exit 1 when the lower bound exceeds the claimed eps (violation), 0 otherwise.
@@ -44,6 +47,8 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
     from dpcert.proofs.audit import audit
 
     target = _build(mechanism, parse_params(params), eps)
+    if seed is None:
+        seed = secrets.randbelow(2 ** 63)
     with progress_bar() as bar:
         task = bar.add_task(f"auditing {mechanism}", total=None)
         result = audit(target, eps=eps, delta=delta, samples=samples, confidence=confidence, seed=seed,
@@ -52,7 +57,7 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
     table.add_column("quantity")
     table.add_column("value")
     rows = [("verdict", result.verdict), ("eps lower bound", f"{result.epsilon_lower_bound:.6g}"),
-            ("confidence", str(result.confidence)), ("samples", str(result.samples)),
+            ("confidence", str(result.confidence)), ("samples", str(result.samples)), ("seed", str(result.seed)),
             ("seconds", f"{result.seconds:.2f}")]
     if result.best_possible_lower_bound is not None:
         rows.append(("best possible at this size", f"{result.best_possible_lower_bound:.6g}"))

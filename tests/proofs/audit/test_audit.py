@@ -115,6 +115,47 @@ def test_reproducible_and_executor_independent(tmp_path):
     assert c.witness != a.witness
 
 
+def test_a_larger_budget_with_the_same_seed_draws_afresh():
+    """The budget is part of the stream's entropy: samples = 2000 and 4000 with one seed share no prefix (a repeated
+    verdict is then independent evidence), while the same (seed, samples) reproduces every draw."""
+    drawn: dict[int, list[np.ndarray]] = {}
+
+    def recording(budget):
+        def sampler(x, size, rng):
+            out = rng.random(size)
+            drawn.setdefault(budget, []).append(out)
+            return out
+        return sampler
+
+    for budget in (2000, 4000):
+        audit(recording(budget), eps=1, pairs=[(0, 1)], samples=budget, seed=3)
+    small, large = (np.concatenate(drawn[b][2:]) for b in (2000, 4000))  # after the two rng-check draws
+    assert not np.isin(small[:100], large).any()
+    again = []
+    audit(lambda x, size, rng: again.append(rng.random(size)) or again[-1], eps=1, pairs=[(0, 1)], samples=2000,
+          seed=3)
+    assert np.array_equal(np.concatenate(again[2:]), small)
+
+
+def test_a_sampler_that_draws_no_randomness_passes_the_rng_check():
+    """A deterministic sampler returns the same outputs for identical generators: it is not refused (and, being
+    constant, shows nothing)."""
+    result = audit(lambda x, size, rng: np.full(size, x), eps=1, pairs=[(0, 1)], samples=200, seed=0)
+    assert result.verdict == "violation"  # a sampler that reveals its input: P(E|x) = 1, P(E|x') = 0
+
+
+def test_cli_audit_draws_a_fresh_seed_and_prints_it():
+    """Without --seed each run draws its own seed and prints it; rerunning with that seed reproduces the run."""
+    import json
+
+    runs = [json.loads(_run_cli("audit", "randomized-response", "--eps", "1", "--samples", "2000", "--json").output)
+            for _ in range(2)]
+    assert runs[0]["seed"] != runs[1]["seed"]
+    again = json.loads(_run_cli("audit", "randomized-response", "--eps", "1", "--samples", "2000", "--seed",
+                                str(runs[0]["seed"]), "--json").output)
+    assert {k: v for k, v in again.items() if k != "seconds"} == {k: v for k, v in runs[0].items() if k != "seconds"}
+
+
 def test_json_save_load_recheck(tmp_path):
     result = audit(make_mechanism("histogram-wrong-scale", raw={"eps": 0.2}), eps=0.2, samples=10_000, seed=2)
     payload = result.as_json()
@@ -156,6 +197,16 @@ def _ok(x, size, rng):
     return rng.random(size) < 0.5
 
 
+def _global_state(x, size, rng):  # ignores rng: numpy's global generator
+    return np.random.random(size) < 0.5
+
+
+def _python_random(x, size, rng):  # ignores rng: Python's random module
+    import random
+
+    return np.array([random.random() < 0.5 for _ in range(size)])
+
+
 @pytest.mark.parametrize("target,kwargs,match", [
     (_raises, dict(pairs=[(0, 1)]), "sampler raised RuntimeError"),
     (_bad_shape, dict(pairs=[(0, 1)]), "shape"),
@@ -174,6 +225,9 @@ def _ok(x, size, rng):
     (_ok, dict(), "pairs must be given"),
     (_ok, dict(pairs=[(0, 0)]), "two different inputs"),
     (_ok, dict(pairs=[(0, 1)], seed=-1), "seed"),
+    (_ok, dict(pairs=[(np.array([0, 1]), np.array([1, 1]))]), "pairs must hold hashable inputs"),  # once a ValueError
+    (_global_state, dict(pairs=[(0, 1)]), "randomness from its rng"),
+    (_python_random, dict(pairs=[(0, 1)]), "randomness from its rng"),
     ("not callable", dict(pairs=[(0, 1)]), "target"),
     (make_mechanism("histogram", raw={"eps": 1}), dict(pairs=[((0, 0, 0, 0), (2, 0, 0, 0))]), "neighbours"),
     (make_mechanism("k-rr", raw={"k": "3", "eps": "1"}), dict(pairs=[(0, 5)]), "neighbours"),
