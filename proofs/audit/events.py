@@ -6,6 +6,14 @@ For discrete outputs the candidates are the prefixes of the outputs sorted by em
 output with a coordinate k that takes few values (an index, a flag), the same half-lines restricted to
 ``{y_k = v}`` for each such value v: joint events such as "the first query above the threshold is the
 last one, and its released noisy answer is small", which one-coordinate events cannot express.
+
+For vector outputs a learned score joins them: a logistic regression of "drawn under x" on the coordinates
+(scikit-learn), fitted on the selection sample, whose linear score w . y is thresholded like a coordinate (DP-Sniper's
+idea: Bichsel et al., S&P 2021). It combines coordinates (twenty noisy copies of one answer) and sees through huge
+discrete output spaces (a 20-bit RAPPOR report), where a set of outputs chosen one by one overfits. Which family
+serves is decided on a held-out part of the selection sample (the events fitted on the rest), so an overfitting
+family does not win on its own optimism; the winner is then fitted on the whole selection sample. Everything stays
+on the selection sample, so the confirmation sample's bound keeps its confidence.
 """
 
 from __future__ import annotations
@@ -17,11 +25,23 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import beta
 
-__all__ = ["ConditionedThresholdEvent", "Event", "SetEvent", "ThresholdEvent", "is_continuous", "select_event",
-           "vector_bounds"]
+__all__ = ["ConditionedThresholdEvent", "Event", "RowCode", "ScoreEvent", "SetEvent", "ThresholdEvent",
+           "is_continuous", "select_event", "vector_bounds"]
 
 _KEY_VALUES = 32
 """A coordinate with at most this many distinct values can condition threshold events."""
+
+SCORE_FIT_ROWS = 300_000
+"""The most selection samples per input the logistic regression is fitted on (its weights settle long before)."""
+
+_PREFIXES = 4096
+"""The most prefix lengths of a set event whose bounds are evaluated (a guide: the selection only)."""
+
+HELD_OUT = 0.3
+"""The share of the selection sample that decides between event families for vector outputs."""
+
+HELD_OUT_ROWS = 1_000_000
+"""The most selection samples per input the choice between families looks at (the winner then uses them all)."""
 
 
 class Event:
@@ -35,19 +55,57 @@ class Event:
 
 
 @dataclass(frozen=True)
+class RowCode:
+    """Rows of small non-negative integers (bits, counts, indices) as one int64 each: sum_j y_j base^j, for rows of
+    ``width`` entries in [0, base) (numpy throughout: no Python tuple per row)."""
+
+    base: int
+    width: int
+
+    @classmethod
+    def of(cls, *arrays: np.ndarray) -> RowCode | None:
+        """The code of 2-d integral non-negative ``arrays`` whose rows fit in 62 bits; None otherwise."""
+        first = arrays[0]
+        if first.ndim != 2 or first.dtype.kind not in "biuf":
+            return None
+        if not all(np.all(a >= 0) and np.all(a == np.floor(a)) for a in arrays):
+            return None
+        base = int(max(float(a.max(initial=0)) for a in arrays)) + 1
+        if base ** first.shape[1] > 2 ** 62:
+            return None
+        return cls(base, first.shape[1])
+
+    def encode(self, outputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(keys, valid): the rows' codes, and which rows the code covers (width entries, each in [0, base))."""
+        rows = np.asarray(outputs)
+        if rows.ndim != 2 or rows.shape[1] != self.width:
+            return np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), dtype=bool)
+        valid = np.all((rows >= 0) & (rows < self.base) & (rows == np.floor(rows)), axis=1)
+        powers = np.array([self.base ** j for j in range(self.width)], dtype=np.int64)
+        return np.where(valid[:, None], rows, 0).astype(np.int64) @ powers, valid
+
+    def decode(self, key: int) -> tuple[int, ...]:
+        return tuple((int(key) // self.base ** j) % self.base for j in range(self.width))
+
+
+@dataclass(frozen=True)
 class SetEvent(Event):
-    """The outputs in ``values`` (rows of a 2-d output are tuples)."""
+    """The outputs in ``values`` (rows of a 2-d output are tuples, or their :class:`RowCode` keys with ``code``)."""
 
     values: frozenset
+    code: RowCode | None = None
 
     def count(self, outputs: np.ndarray) -> int:
+        if self.code is not None:
+            keys, valid = self.code.encode(outputs)
+            return int(np.isin(keys[valid], np.fromiter(self.values, dtype=np.int64, count=len(self.values))).sum())
         keys = as_keys(outputs)
         if keys.dtype != object:
             return int(np.isin(keys, np.fromiter(self.values, dtype=keys.dtype, count=len(self.values))).sum())
         return sum(1 for k in keys if k in self.values)
 
     def describe(self) -> str:
-        shown = sorted(self.values, key=str)
+        shown = sorted(self.values, key=str) if self.code is None else sorted(self.code.decode(v) for v in self.values)
         text = ", ".join(str(_plain(v)) for v in shown[:20]) + (", ..." if len(shown) > 20 else "")
         return f"y in {{{text}}}"
 
@@ -82,6 +140,34 @@ class ConditionedThresholdEvent(Event):
 
     def describe(self) -> str:
         return f"y[{self.key}] == {self.value!r} and {self.inner.describe()}"
+
+
+@dataclass(frozen=True)
+class ScoreEvent(Event):
+    """``w . f(y) >= t`` (or ``<= t``): a threshold on a linear score of the output's coordinates, f the identity or,
+    with ``centres``, each coordinate's side of its centre, (sign(y_j - c_j) + 1) / 2 (robust to heavy tails)."""
+
+    weights: tuple[float, ...]
+    inner: ThresholdEvent
+    centres: tuple[float, ...] | None = None
+
+    def count(self, outputs: np.ndarray) -> int:
+        return self.inner.count(_scores(_features(outputs, self.centres), self.weights))
+
+    def describe(self) -> str:
+        terms = " + ".join(f"{w:.4g} {'y' if self.centres is None else 's'}[{j}]"
+                           for j, w in enumerate(self.weights) if w)
+        sides = "" if self.centres is None else f" (s[j] = (sign(y[j] - c[j]) + 1) / 2, c = {list(self.centres)!r})"
+        return f"{terms or '0'} {self.inner.direction} {self.inner.threshold!r}{sides}"
+
+
+def _features(outputs: np.ndarray, centres: tuple[float, ...] | None) -> np.ndarray:
+    values = np.asarray(outputs, dtype=float)
+    return values if centres is None else (np.sign(values - np.asarray(centres)) + 1) / 2
+
+
+def _scores(features: np.ndarray, weights: tuple[float, ...]) -> np.ndarray:
+    return features @ np.asarray(weights, dtype=float)
 
 
 def _plain(value: object) -> object:
@@ -125,23 +211,77 @@ def select_event(a: np.ndarray, b: np.ndarray, continuous: bool, n_confirm: int,
     """The candidate event maximising the bound for P(E|a) vs P(E|b), scored as if counts came from
     ``n_confirm`` samples (the selection frequencies rescaled); returns (event, score)."""
     scale_a, scale_b = n_confirm / len(a), n_confirm / len(b)
-    if continuous:
-        return _select_threshold(a, b, scale_a, scale_b, n_confirm, alpha, delta)
-    return _select_set(a, b, scale_a, scale_b, n_confirm, alpha, delta)
+    own = _select_threshold if continuous else _select_set
+    if a.ndim == 2 and a.shape[1] >= 2 and a.dtype.kind in "biuf" and min(len(a), len(b)) >= 100:
+        own = _held_out_choice((own, _select_score, _select_side_score), a, b, n_confirm, alpha, delta)
+    return own(a, b, scale_a, scale_b, n_confirm, alpha, delta)
+
+
+def _held_out_choice(families, a, b, n, alpha, delta):
+    """The family whose event, selected on the first 1 - HELD_OUT of ``a`` and ``b`` (their first HELD_OUT_ROWS),
+    bounds best on the rest."""
+    a, b = a[:HELD_OUT_ROWS], b[:HELD_OUT_ROWS]
+    cut_a, cut_b = int(len(a) * (1 - HELD_OUT)), int(len(b) * (1 - HELD_OUT))
+    best, best_value = families[0], -1.0
+    for family in families:
+        event, _ = family(a[:cut_a], b[:cut_b], n / cut_a, n / cut_b, n, alpha, delta)
+        if event is None:
+            continue
+        held_a, held_b = a[cut_a:], b[cut_b:]
+        value = float(vector_bounds([event.count(held_a) * n / len(held_a)], [event.count(held_b) * n / len(held_b)],
+                                    n, n, alpha, delta)[0])
+        if value > best_value:
+            best, best_value = family, value
+    return best
+
+
+def _select_score(a, b, scale_a, scale_b, n, alpha, delta, *, sides: bool = False) -> tuple[Event | None, float]:
+    """The best half-line of a logistic regression's linear score of the coordinates, or (``sides``) of their sides
+    of the pooled medians (see the module)."""
+    from sklearn.linear_model import LogisticRegression
+
+    centres = tuple(float(c) for c in np.median(np.vstack([a[:SCORE_FIT_ROWS], b[:SCORE_FIT_ROWS]]), axis=0)) \
+        if sides else None
+    fa, fb = _features(a, centres), _features(b, centres)
+    features = np.vstack([fa[:SCORE_FIT_ROWS], fb[:SCORE_FIT_ROWS]])
+    centre, spread = features.mean(axis=0), features.std(axis=0)
+    spread = np.where(spread > 0, spread, 1.0)
+    labels = np.concatenate([np.ones(min(len(fa), SCORE_FIT_ROWS)), np.zeros(min(len(fb), SCORE_FIT_ROWS))])
+    model = LogisticRegression(max_iter=200).fit((features - centre) / spread, labels)
+    weights = tuple(float(w) for w in model.coef_[0] / spread)
+    if not any(weights):
+        return None, 0.0
+    inner, score = _best_half_line(_scores(fa, weights), _scores(fb, weights), scale_a, scale_b, n, alpha, delta)
+    return (None, 0.0) if inner is None else (ScoreEvent(weights, inner, centres), score)
+
+
+def _select_side_score(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event | None, float]:
+    return _select_score(a, b, scale_a, scale_b, n, alpha, delta, sides=True)
 
 
 def _select_set(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, float]:
-    count_a: Counter[Hashable] = Counter(_plain(v) for v in as_keys(a)) if a.ndim > 1 or a.dtype == object else \
-        Counter(dict(zip(*[x.tolist() for x in np.unique(a, return_counts=True)])))
-    count_b: Counter[Hashable] = Counter(_plain(v) for v in as_keys(b)) if b.ndim > 1 or b.dtype == object else \
-        Counter(dict(zip(*[x.tolist() for x in np.unique(b, return_counts=True)])))
+    code = RowCode.of(a, b)
+    count_a, count_b = _counts(a, code), _counts(b, code)
     values = list(set(count_a) | set(count_b))
     ca = np.array([count_a.get(v, 0) for v in values], dtype=float) * scale_a
     cb = np.array([count_b.get(v, 0) for v in values], dtype=float) * scale_b
     order = np.argsort(-(ca + 0.5) / (cb + 0.5), kind="stable")
-    scores = vector_bounds(np.cumsum(ca[order]), np.cumsum(cb[order]), n, n, alpha, delta)
-    best = int(np.argmax(scores))
-    return SetEvent(frozenset(values[i] for i in order[: best + 1])), float(scores[best])
+    # the prefixes' bounds at every length, or (many outputs) at _PREFIXES lengths spread evenly and geometrically
+    lengths = np.arange(len(order)) if len(order) <= _PREFIXES else np.unique(np.concatenate(
+        [np.geomspace(1, len(order), _PREFIXES // 2).astype(int) - 1, np.linspace(0, len(order) - 1, _PREFIXES // 2,
+                                                                                  dtype=int)]))
+    scores = vector_bounds(np.cumsum(ca[order])[lengths], np.cumsum(cb[order])[lengths], n, n, alpha, delta)
+    best = int(lengths[int(np.argmax(scores))])
+    return SetEvent(frozenset(values[i] for i in order[: best + 1]), code), float(np.max(scores))
+
+
+def _counts(outputs: np.ndarray, code: RowCode | None) -> Counter[Hashable]:
+    """How often each output occurs (each row's code with ``code``, each row as a tuple for other 2-d outputs)."""
+    if code is not None:
+        outputs = code.encode(outputs)[0]
+    elif outputs.ndim > 1 or outputs.dtype == object:
+        return Counter(_plain(v) for v in as_keys(outputs))
+    return Counter(dict(zip(*[x.tolist() for x in np.unique(outputs, return_counts=True)])))
 
 
 def _select_threshold(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, float]:
