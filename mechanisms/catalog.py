@@ -36,9 +36,9 @@ from dpcert.mechanisms.unary_encoding import UnaryEncoding
 from dpcert.mechanisms.metric_user_level.gkrr import MAX_CLUSTER_SIZE, MAX_ENUMERATED_POINTS, GeneralizedKRR
 from dpcert.mechanisms.metric_user_level.hadamard import MAX_ENUMERATED_HADAMARD_K, MAX_HADAMARD_K, HadamardResponse
 from dpcert.mechanisms.zoo.histogram import BINS_RANGE, Histogram, HistogramWrongScale
-from dpcert.mechanisms.zoo.laplace import GRANULARITY_RANGE, LaplaceExact, LaplaceFloat
+from dpcert.mechanisms.zoo.laplace import COPIES_RANGE, GRANULARITY_RANGE, LaplaceExact, LaplaceFloat, LaplaceParallel
 from dpcert.mechanisms.zoo.noisy_max import QUERIES_RANGE as NOISY_MAX_QUERIES
-from dpcert.mechanisms.zoo.noisy_max import NoisyMax, NoisyMaxValue
+from dpcert.mechanisms.zoo.noisy_max import NoisyMax, NoisyMaxExponential, NoisyMaxExponentialValue, NoisyMaxValue
 from dpcert.mechanisms.zoo.svt import QUERIES_RANGE as SVT_QUERIES
 from dpcert.mechanisms.zoo.svt import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6
 
@@ -204,9 +204,15 @@ CATALOG: dict[str, MechanismEntry] = {
         _zoo(SVT6, _SVT, f"sparse vector without cutoff (not private) {_LYU.format(6)}"),
         _zoo(NoisyMax, _NOISY_MAX, "report noisy max: argmax of q + Lap(2/eps)"),
         _zoo(NoisyMaxValue, _NOISY_MAX, "noisy max returning the noisy value (not private; Ding et al., CCS 2018)"),
+        _zoo(NoisyMaxExponential, _NOISY_MAX, "report noisy max with exponential noise: argmax of q + Exp(2/eps)"),
+        _zoo(NoisyMaxExponentialValue, _NOISY_MAX, "noisy max with exponential noise returning the value (not "
+                                                   "private; Ding et al., CCS 2018)"),
         _zoo(Histogram, _BINS, "histogram: counts + Lap(1/eps) per bin"),
         _zoo(HistogramWrongScale, _BINS, "histogram with Laplace scale eps (not eps-DP for eps < 1)"),
         _zoo(LaplaceFloat, (_ZOO_EPS,), "x + Lap(1/eps) by the textbook float64 inverse CDF (Mironov, CCS 2012)"),
+        _zoo(LaplaceParallel, (_ZOO_EPS, Parameter("n", f"releases of the answer, an integer in "
+                                                        f"{range_text(*COPIES_RANGE)}", default="20")),
+             "n releases of x + Lap(1/eps): n eps-DP, not eps-DP (DP-Sniper's LaplaceParallel)"),
         _zoo(LaplaceExact, (_ZOO_EPS, Parameter("granularity", f"the grid is 2^-granularity, an integer in "
                                                                f"{range_text(*GRANULARITY_RANGE)}", default="10")),
              "x + discrete Laplace on the grid 2^-granularity: exact in float64, eps-DP"),

@@ -14,9 +14,10 @@ from dpcert.mechanisms.base import check_size
 from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, to_exact
 from dpcert.mechanisms.zoo._common import ZooMechanism
 
-__all__ = ["LaplaceFloat", "LaplaceExact", "GRANULARITY_RANGE"]
+__all__ = ["COPIES_RANGE", "GRANULARITY_RANGE", "LaplaceExact", "LaplaceFloat", "LaplaceParallel"]
 
 GRANULARITY_RANGE = (0, 30)  # the grid is 2^-granularity
+COPIES_RANGE = (1, 100)  # the releases of laplace-parallel
 
 
 @dataclass(frozen=True)
@@ -87,3 +88,28 @@ class LaplaceExact(_RealLaplace):
         p = -np.expm1(-float(self.eps) * float(g))  # success probability 1 - exp(-eps g)
         z = rng.geometric(p, size) - rng.geometric(p, size)
         return float(value) + z.astype(float) * float(g)
+
+
+@dataclass(frozen=True)
+class LaplaceParallel(_RealLaplace):
+    """n releases of one answer, each x + Lap(1/eps) (DP-Sniper's LaplaceParallel: n = 20, eps = 0.005).
+
+    Expected verdict: not private at eps: n releases of an eps-DP answer are n eps-DP, and no better (their joint
+    likelihood ratio reaches e^(n eps) where every release lies beyond both inputs). An audit must combine the
+    coordinates to see more than one release's eps (Bichsel et al., S&P 2021, Section 6).
+    """
+
+    name: ClassVar[str] = "laplace-parallel"
+    expected_verdict: ClassVar[str] = "not-private"
+    n: int = 20
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "n", require_int("n", self.n, minimum=COPIES_RANGE[0], maximum=COPIES_RANGE[1]))
+
+    def neighbour_pairs(self) -> Sequence[tuple[Hashable, Hashable]]:
+        """1 against 0 and against 2 (DP-Sniper's pattern generator on a one-dimensional input)."""
+        return [(1.0, 0.0), (1.0, 2.0)]
+
+    def sample(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
+        return float(to_exact("x", x)) + rng.laplace(0.0, 1.0 / float(self.eps), (check_size(size), self.n))

@@ -1,4 +1,4 @@
-"""Report-noisy-max: the index (private) and the noisy maximum value (not private)."""
+"""Report-noisy-max: the index (private) and the noisy maximum value (not private), with Laplace or exponential noise."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dpcert.mechanisms.base import check_size
 from dpcert.mechanisms.parameters import require_eps, require_int
 from dpcert.mechanisms.zoo._common import ZooMechanism, as_vector
 
-__all__ = ["NoisyMax", "NoisyMaxValue", "QUERIES_RANGE"]
+__all__ = ["NoisyMax", "NoisyMaxExponential", "NoisyMaxExponentialValue", "NoisyMaxValue", "QUERIES_RANGE"]
 
 QUERIES_RANGE = (2, 1000)  # k, the number of queries
 
@@ -31,8 +31,13 @@ class _NoisyMaxBase(ZooMechanism):
         """All answers 0 vs all 1, and (1, ..., 1) vs (2, 0, ..., 0) (Ding et al., CCS 2018, Table 2)."""
         return [((0,) * self.k, (1,) * self.k), ((1,) * self.k, (2,) + (0,) * (self.k - 1))]
 
+    exponential: ClassVar[bool] = False
+    """Exponential noise of scale 2/eps instead of Laplace (Ding et al., CCS 2018, Algorithms 6 and 8)."""
+
     def _noisy(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
-        return as_vector(x, self.k) + rng.laplace(0.0, 2.0 / float(self.eps), (size, self.k))
+        scale = 2.0 / float(self.eps)
+        noise = rng.exponential(scale, (size, self.k)) if self.exponential else rng.laplace(0.0, scale, (size, self.k))
+        return as_vector(x, self.k) + noise
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,38 @@ class NoisyMaxValue(_NoisyMaxBase):
 
     name: ClassVar[str] = "noisy-max-value"
     expected_verdict: ClassVar[str] = "not-private"
+
+    def sample(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
+        return self._noisy(x, check_size(size), rng).max(axis=1)
+
+
+@dataclass(frozen=True)
+class NoisyMaxExponential(_NoisyMaxBase):
+    """Report noisy max with exponential noise: argmax_i (q_i + Exp(2/eps)) (DP-Sniper's ReportNoisyMax2).
+
+    Expected verdict: private (eps-DP; Ding et al., CCS 2018, Algorithm 6, a correct variant): as for Laplace noise,
+    raising the winner's noise by 2 keeps it the winner at cost eps, the exponential density falling by e^-eps.
+    """
+
+    name: ClassVar[str] = "report-noisy-max2"
+    expected_verdict: ClassVar[str] = "private"
+    exponential: ClassVar[bool] = True
+
+    def sample(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
+        return self._noisy(x, check_size(size), rng).argmax(axis=1)
+
+
+@dataclass(frozen=True)
+class NoisyMaxExponentialValue(_NoisyMaxBase):
+    """Noisy max with exponential noise returning the value max_i (q_i + Exp(2/eps)) (DP-Sniper's ReportNoisyMax4).
+
+    Expected verdict: not private (Ding et al., CCS 2018, Algorithm 8): on 0^k vs 1^k the value is below 1 with
+    positive probability under 0^k and never under 1^k (the noise is non-negative).
+    """
+
+    name: ClassVar[str] = "report-noisy-max4"
+    expected_verdict: ClassVar[str] = "not-private"
+    exponential: ClassVar[bool] = True
 
     def sample(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
         return self._noisy(x, check_size(size), rng).max(axis=1)

@@ -22,6 +22,8 @@ _CONFIDENCE = 1 - 1e-6
 _LYU = "Lyu, Su, Li (VLDB 2017), Algorithm {}"
 _DING = "Ding et al. (CCS 2018), Section 6"
 _MIRONOV = "Mironov, \"On significance of the least significant bits for differential privacy\" (CCS 2012)"
+_DING_ALGORITHM = "Ding et al. (CCS 2018), Algorithm {}; DP-Sniper's ReportNoisyMax{}"
+_SNIPER = "Bichsel, Steffen, Bogunovic, Vechev, \"DP-Sniper\" (S&P 2021): LaplaceParallel"
 
 
 def _audited(name: str, eps: str, samples: int):
@@ -56,9 +58,14 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("svt6", _LYU.format(6), "1/10", 1_000_000, _R, "not private: answers every query"),
     _claim("noisy-max", _DING, "1/10", 200_000, _U, "private: returns the index"),
     _claim("noisy-max-value", _DING, "1/10", 1_000_000, _R, "not private: returns the noisy value"),
+    _claim("report-noisy-max2", _DING_ALGORITHM.format(6, 2), "1/10", 200_000, _U,
+           "private: the index under exponential noise"),
+    _claim("report-noisy-max4", _DING_ALGORITHM.format(8, 4), "1/10", 1_000_000, _R,
+           "not private: the value under exponential noise"),
     _claim("histogram", _DING, "1/10", 100_000, _U, "private: Laplace scale 1/eps"),
     _claim("histogram-wrong-scale", _DING, "1/10", 10_000, _R, "not private: Laplace scale eps"),
     _claim("laplace-exact", _MIRONOV, "1/10", 200_000, _U, "private: discrete Laplace on a grid"),
+    _claim("laplace-parallel", _SNIPER, "1/10", 100_000, _R, "not private: 20 releases, 20 eps-DP"),
     _claim("laplace-float", _MIRONOV, "1/10", 200_000, _U,
            "not private through the low bits of doubles; this audit's events do not look at low bits, so it "
            "is expected to stay undecided"),

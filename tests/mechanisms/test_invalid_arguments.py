@@ -51,7 +51,10 @@ from dpcert.mechanisms.zoo import (
     HistogramWrongScale,
     LaplaceExact,
     LaplaceFloat,
+    LaplaceParallel,
     NoisyMax,
+    NoisyMaxExponential,
+    NoisyMaxExponentialValue,
     NoisyMaxValue,
 )
 from dpcert.mechanisms.metric_user_level import (
@@ -218,6 +221,10 @@ INVALID = [
     row(call(NoisyMaxValue, eps=1, k=1001), "k", "NoisyMaxValue-k-above-1000"),
     row(build("noisy-max", eps=1, k="a"), "k", "make-noisy-max-k-word"),
     row(build("noisy-max-value", eps="nan"), "eps", "make-noisy-max-value-eps-nan"),
+    row(call(NoisyMaxExponential, eps=1, k=1), "k", "NoisyMaxExponential-k-one"),
+    row(call(NoisyMaxExponentialValue, eps=0, k=5), "eps", "NoisyMaxExponentialValue-eps-zero"),
+    row(build("report-noisy-max2", eps=1, k=1001), "k", "make-report-noisy-max2-k-above-1000"),
+    row(build("report-noisy-max4", eps="-1"), "eps", "make-report-noisy-max4-eps-negative"),
     row(call(Histogram, eps=1, bins=0), "bins", "Histogram-bins-zero"),
     row(call(HistogramWrongScale, eps=1, bins=1001), "bins", "HistogramWrongScale-bins-above-1000"),
     row(build("histogram", eps=1, bins="2.5"), "bins", "make-histogram-bins-decimal"),
@@ -226,6 +233,9 @@ INVALID = [
     row(call(LaplaceExact, eps=1, granularity=31), "granularity", "LaplaceExact-granularity-above-30"),
     row(build("laplace-float", eps="inf"), "eps", "make-laplace-float-eps-inf"),
     row(build("laplace-exact", eps=1, granularity=-1), "granularity", "make-laplace-exact-granularity-negative"),
+    row(call(LaplaceParallel, eps=1, n=0), "n", "LaplaceParallel-n-zero"),
+    row(call(LaplaceParallel, eps=1, n=101), "n", "LaplaceParallel-n-above-100"),
+    row(build("laplace-parallel", eps=1, n="2.5"), "n", "make-laplace-parallel-n-decimal"),
     # ---- gkrr and the user-level metric-DP mechanisms (002_1def8c9789d6e1bd.txt) ----------------------
     row(call(GeneralizedKRR, alpha0=0, s=2, t=2, r="1/4"), "alpha0", "GeneralizedKRR-alpha0-zero"),
     row(call(GeneralizedKRR, alpha0=1, s=2, t=2, r="0.7"), "r", "GeneralizedKRR-r-above-half"),
