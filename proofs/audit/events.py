@@ -10,10 +10,11 @@ last one, and its released noisy answer is small", which one-coordinate events c
 For vector outputs a learned score joins them: a logistic regression of "drawn under x" on the coordinates
 (scikit-learn), fitted on the selection sample, whose linear score w . y is thresholded like a coordinate (DP-Sniper's
 idea: Bichsel et al., S&P 2021). It combines coordinates (twenty noisy copies of one answer) and sees through huge
-discrete output spaces (a 20-bit RAPPOR report), where a set of outputs chosen one by one overfits. Which family
-serves is decided on a held-out part of the selection sample (the events fitted on the rest), so an overfitting
-family does not win on its own optimism; the winner is then fitted on the whole selection sample. Everything stays
-on the selection sample, so the confirmation sample's bound keeps its confidence.
+discrete output spaces (a 20-bit RAPPOR report), where a set of outputs chosen one by one overfits. For real
+outputs the family with the best selection score serves (a few hundred half-lines each); for discrete ones the
+choice is made on a held-out part of the selection sample (the events fitted on the rest), so the set family does
+not win on its own optimism, and the winner is then fitted on the whole selection sample. Everything stays on the
+selection sample, so the confirmation sample's bound keeps its confidence.
 """
 
 from __future__ import annotations
@@ -212,9 +213,13 @@ def select_event(a: np.ndarray, b: np.ndarray, continuous: bool, n_confirm: int,
     ``n_confirm`` samples (the selection frequencies rescaled); returns (event, score)."""
     scale_a, scale_b = n_confirm / len(a), n_confirm / len(b)
     own = _select_threshold if continuous else _select_set
-    if a.ndim == 2 and a.shape[1] >= 2 and a.dtype.kind in "biuf" and min(len(a), len(b)) >= 100:
-        own = _held_out_choice((own, _select_score, _select_side_score), a, b, n_confirm, alpha, delta)
-    return own(a, b, scale_a, scale_b, n_confirm, alpha, delta)
+    if not (a.ndim == 2 and a.shape[1] >= 2 and a.dtype.kind in "biuf" and min(len(a), len(b)) >= 100):
+        return own(a, b, scale_a, scale_b, n_confirm, alpha, delta)
+    families = (own, _select_score, _select_side_score)
+    if continuous:  # a few hundred half-lines per family: their selection scores are fair to compare
+        chosen = [family(a, b, scale_a, scale_b, n_confirm, alpha, delta) for family in families]
+        return max((c for c in chosen if c[0] is not None), key=lambda c: c[1])
+    return _held_out_choice(families, a, b, n_confirm, alpha, delta)(a, b, scale_a, scale_b, n_confirm, alpha, delta)
 
 
 def _held_out_choice(families, a, b, n, alpha, delta):
