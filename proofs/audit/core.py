@@ -17,6 +17,7 @@ al., "DP-Sniper" (S&P 2021), Section 5.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import time
@@ -41,6 +42,9 @@ _MAX_PAIRS = 1000
 
 MAX_SAMPLES = 10**7
 MAX_DRAWS = 4 * 10**7
+
+STAGE_BUDGETS = (10**4, 10**5, 10**6)
+"""``samples="auto"``: the budgets per input tried in turn before the largest one allowed (see :func:`audit`)."""
 
 
 def _samples(samples: object, inputs: int | None = None) -> int:
@@ -104,6 +108,8 @@ class AuditResult:
     alpha_per_bound: float
     pairs_tested: int
     best_possible_lower_bound: float | None = None
+    stages: int = 1
+    """Budgets tried (``samples="auto"``): ``samples`` and ``seconds`` are then the totals over them."""
 
     def as_json(self) -> dict[str, object]:
         data = {k: _jsonable(v) for k, v in asdict(self).items() if k != "witness"}
@@ -225,7 +231,11 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
         pairs: neighbouring (x, x') pairs; both directions are tested. Default: the mechanism's
             ``neighbour_pairs()`` (zoo), its neighbour relation over ``inputs()`` (finite), or (0, sensitivity).
         samples: samples per input (half select the events, half confirm them), in [2, 10^7] and at most
-            4 * 10^7 over all inputs (see :func:`_samples`).
+            4 * 10^7 over all inputs (see :func:`_samples`); or ``"auto"``: the budgets of STAGE_BUDGETS, then the
+            largest allowed, in turn until one finds a violation. Each runs at confidence 1 - (1 - confidence) / m
+            for the m budgets of the schedule, so the bound of whichever stops holds with probability >=
+            ``confidence`` (a union over every stage that could have run: valid under the optional stopping); each
+            draws its own streams (the budget is part of the seed's entropy).
         confidence: probability in (0, 1) that the reported lower bound holds.
         seed: with ``samples``, the root of the ``SeedSequence`` every chunk's Generator is spawned from (so the
             same seed at another budget draws independent samples).
@@ -237,6 +247,9 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
         InvalidParameterError: bad arguments, or a sampler that raises, returns malformed output, or does not draw
             its randomness from its ``rng`` (two calls with identically seeded generators differ).
     """
+    if isinstance(samples, str) and samples.strip().lower() == "auto":
+        return _audit_in_stages(target, eps=eps, delta=delta, pairs=pairs, confidence=confidence, seed=seed,
+                                executor=executor, chunk=chunk, name=name, progress=progress)
     start = time.perf_counter()
     if not callable(target) and not isinstance(target, Mechanism):
         raise InvalidParameterError(f"target must be a Mechanism or a sampler f(x, size, rng). Got {target!r}")
@@ -299,6 +312,28 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
                        verdict="violation" if best[0] > eps_f else "no-violation-found", witness=best[1],
                        samples=samples * len(inputs), seconds=time.perf_counter() - start, seed=seed,
                        alpha_per_bound=alpha, pairs_tested=len(ordered), best_possible_lower_bound=best_possible)
+
+
+def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, chunk, name, progress) -> AuditResult:
+    """``audit(..., samples="auto")``: see :func:`audit`."""
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
+        raise InvalidParameterError(f"confidence must be in (0, 1). Got {confidence!r}")
+    inputs: list[Hashable] = []
+    for pair in _resolve_pairs(target, pairs):
+        inputs += [x for x in pair if x not in inputs]
+    cap = min(MAX_SAMPLES, MAX_DRAWS // len(inputs))
+    schedule = [b for b in STAGE_BUDGETS if b < cap] + [cap]
+    stage_confidence = 1 - (1 - confidence) / len(schedule)
+    spent, seconds, result = 0, 0.0, None
+    for budget in schedule:
+        result = audit(target, eps=eps, delta=delta, pairs=pairs, samples=budget, confidence=stage_confidence,
+                       seed=seed, executor=executor, chunk=chunk, name=name, progress=progress)
+        spent, seconds = spent + result.samples, seconds + result.seconds
+        if result.verdict == "violation":
+            break
+    assert result is not None
+    return dataclasses.replace(result, confidence=float(confidence), samples=spent, seconds=seconds,
+                               stages=schedule.index(budget) + 1)
 
 
 def _hashable(x: object) -> bool:

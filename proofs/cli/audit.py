@@ -33,7 +33,7 @@ def _build(name: str, raw: dict[str, str], eps: str):
 @param_option
 @click.option("--eps", required=True, help="claimed eps, in [10^-300, 10^4]; also the mechanism's eps unless --param eps=... is given")
 @click.option("--delta", default="0", show_default=True, help="claimed delta in [0, 1)")
-@click.option("--samples", required=True, help="samples per input (half select events, half confirm), in [2, 10^7] and at most 4e7 over all inputs")
+@click.option("--samples", required=True, help="samples per input (half select events, half confirm), in [2, 10^7] and at most 4e7 over all inputs; or auto: 10^4, 10^5, 10^6, then the most allowed, until a violation is found, the confidence split over the stages")
 @click.option("--confidence", default=0.95, show_default=True, type=float, help="confidence in (0, 1)")
 @click.option("--seed", default=None, help="seed of the run, an integer >= 0 (default: drawn fresh and printed, so reruns are "
                                           "independent and each is reproducible from its output)")
@@ -57,7 +57,8 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
     table.add_column("quantity")
     table.add_column("value")
     rows = [("verdict", result.verdict), ("eps lower bound", f"{result.epsilon_lower_bound:.6g}"),
-            ("confidence", str(result.confidence)), ("samples", str(result.samples)), ("seed", str(result.seed)),
+            ("confidence", str(result.confidence)), ("samples", str(result.samples)), ("stages", str(result.stages)),
+            ("seed", str(result.seed)),
             ("seconds", f"{result.seconds:.2f}")]
     if result.best_possible_lower_bound is not None:
         rows.append(("best possible at this size", f"{result.best_possible_lower_bound:.6g}"))

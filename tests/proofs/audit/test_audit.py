@@ -292,3 +292,32 @@ def test_false_positive_harness_has_power():
     flagged = sum(audit(broken, eps="1/10", samples=2_000, seed=seed, confidence=1 - 1e-8).verdict == "violation"
                   for seed in range(100))
     assert flagged == 100
+
+
+def test_auto_budget_stops_at_the_first_stage_that_finds_a_violation():
+    """samples="auto": 10^4 samples per input already catch histogram-wrong-scale; the stage ran at confidence
+    1 - (1 - confidence) / 4 (four budgets in the schedule: a union over every stage that could have run), the result
+    states the confidence asked for and the samples drawn in all, and its counts recheck."""
+    confidence = 0.999
+    result = audit(make_mechanism("histogram-wrong-scale", raw={"eps": "1/10"}), eps="1/10", samples="auto",
+                   confidence=confidence, seed=1)
+    assert result.verdict == "violation" and result.stages == 1 and result.samples == 2 * 10_000
+    assert result.confidence == confidence
+    assert result.alpha_per_bound == pytest.approx((1 - confidence) / 4 / (2 * result.pairs_tested))
+    assert result.recheck()
+
+
+@pytest.mark.statistical
+def test_auto_budget_runs_every_stage_on_a_private_mechanism():
+    """Randomized response at its true eps = 1, confidence 1 - 1e-6 (a false violation over all four stages with
+    probability <= 1e-6): every stage runs, 2 inputs x (10^4 + 10^5 + 10^6 + 10^7) samples, and the last stage's
+    bound is within 0.01 of the truth (measured 0.9978)."""
+    result = audit(_rr("1"), eps=1, samples="auto", confidence=STRICT, seed=1)
+    assert result.verdict == "no-violation-found" and result.stages == 4
+    assert result.samples == 2 * (10**4 + 10**5 + 10**6 + 10**7)
+    assert 0.99 <= result.epsilon_lower_bound <= 1.0
+
+
+def test_a_word_other_than_auto_is_not_a_budget():
+    with pytest.raises(InvalidParameterError, match="samples must be an integer"):
+        audit(_ok, eps=1, pairs=[(0, 1)], samples="many", seed=0)
