@@ -35,6 +35,9 @@ _KEY_VALUES = 32
 SCORE_FIT_ROWS = 300_000
 """The most selection samples per input the logistic regression is fitted on (its weights settle long before)."""
 
+_SCORE_ROWS = 1_000_000
+"""Rows scored at a time."""
+
 _PREFIXES = 4096
 """The most prefix lengths of a set event whose bounds are evaluated (a guide: the selection only)."""
 
@@ -153,7 +156,7 @@ class ScoreEvent(Event):
     centres: tuple[float, ...] | None = None
 
     def count(self, outputs: np.ndarray) -> int:
-        return self.inner.count(_scores(_features(outputs, self.centres), self.weights))
+        return self.inner.count(_scores(outputs, self.weights, self.centres))
 
     def describe(self) -> str:
         terms = " + ".join(f"{w:.4g} {'y' if self.centres is None else 's'}[{j}]"
@@ -167,8 +170,11 @@ def _features(outputs: np.ndarray, centres: tuple[float, ...] | None) -> np.ndar
     return values if centres is None else (np.sign(values - np.asarray(centres)) + 1) / 2
 
 
-def _scores(features: np.ndarray, weights: tuple[float, ...]) -> np.ndarray:
-    return features @ np.asarray(weights, dtype=float)
+def _scores(outputs: np.ndarray, weights: tuple[float, ...], centres: tuple[float, ...] | None = None) -> np.ndarray:
+    """w . f(y) for every row, a million rows at a time (the features of a whole sample would double its memory)."""
+    w = np.asarray(weights, dtype=float)
+    return np.concatenate([_features(outputs[i: i + _SCORE_ROWS], centres) @ w
+                           for i in range(0, len(outputs), _SCORE_ROWS)]) if len(outputs) else np.zeros(0)
 
 
 def _plain(value: object) -> object:
@@ -247,16 +253,17 @@ def _select_score(a, b, scale_a, scale_b, n, alpha, delta, *, sides: bool = Fals
 
     centres = tuple(float(c) for c in np.median(np.vstack([a[:SCORE_FIT_ROWS], b[:SCORE_FIT_ROWS]]), axis=0)) \
         if sides else None
-    fa, fb = _features(a, centres), _features(b, centres)
-    features = np.vstack([fa[:SCORE_FIT_ROWS], fb[:SCORE_FIT_ROWS]])
+    fit_a, fit_b = _features(a[:SCORE_FIT_ROWS], centres), _features(b[:SCORE_FIT_ROWS], centres)
+    features = np.vstack([fit_a, fit_b])
     centre, spread = features.mean(axis=0), features.std(axis=0)
     spread = np.where(spread > 0, spread, 1.0)
-    labels = np.concatenate([np.ones(min(len(fa), SCORE_FIT_ROWS)), np.zeros(min(len(fb), SCORE_FIT_ROWS))])
+    labels = np.concatenate([np.ones(len(fit_a)), np.zeros(len(fit_b))])
     model = LogisticRegression(max_iter=200).fit((features - centre) / spread, labels)
     weights = tuple(float(w) for w in model.coef_[0] / spread)
     if not any(weights):
         return None, 0.0
-    inner, score = _best_half_line(_scores(fa, weights), _scores(fb, weights), scale_a, scale_b, n, alpha, delta)
+    inner, score = _best_half_line(_scores(a, weights, centres), _scores(b, weights, centres), scale_a, scale_b, n,
+                                   alpha, delta)
     return (None, 0.0) if inner is None else (ScoreEvent(weights, inner, centres), score)
 
 

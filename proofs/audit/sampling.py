@@ -1,4 +1,5 @@
-"""Chunked, reproducible sampling: every chunk draws with its own Generator from a spawned SeedSequence.
+"""Chunked, reproducible sampling: every chunk draws with its own Generator from a spawned SeedSequence, and is
+either kept (the selection sample) or counted and dropped as it arrives (the confirmation sample).
 
 The chunks of one audit are the same whether they run in-process or on a
 ``concurrent.futures.Executor``, so results depend only on the seed. A ``ProcessPoolExecutor`` works
@@ -14,7 +15,7 @@ import numpy as np
 
 from dpcert.mechanisms.parameters import InvalidParameterError
 
-__all__ = ["OWN_RANDOMNESS_CHECK", "Sampler", "draw_all", "require_own_randomness"]
+__all__ = ["OWN_RANDOMNESS_CHECK", "Sampler", "draw_all", "require_own_randomness", "stream_all"]
 
 Sampler = Callable[[Hashable, int, np.random.Generator], np.ndarray]
 
@@ -58,34 +59,52 @@ def _check(x: Hashable, size: int, out: object) -> np.ndarray:
     return out
 
 
-def draw_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np.random.SeedSequence,
-             chunk: int, executor: Executor | None,
-             *, progress: Callable[[int], None] | None = None) -> list[np.ndarray]:
-    """``size`` outputs per input, drawn in chunks of at most ``chunk`` with spawned seeds.
-
-    ``progress(n)`` is called after each chunk of n samples has arrived.
-    """
+def stream_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np.random.SeedSequence,
+               chunk: int, executor: Executor | None, consume: Callable[[int, np.ndarray], None],
+               *, progress: Callable[[int], None] | None = None) -> None:
+    """``size`` outputs per input, drawn in chunks of at most ``chunk`` with spawned seeds, each chunk checked and
+    handed to ``consume(input index, outputs)`` as it arrives (in the plan's order) and then dropped, so memory holds
+    one chunk at a time in-process. ``progress(n)`` is called after each chunk of n samples."""
     per_input = seed.spawn(len(inputs))
     plan: list[tuple[int, int, np.random.SeedSequence]] = []
     for i, s in enumerate(per_input):
         sizes = [chunk] * (size // chunk) + ([size % chunk] if size % chunk else [])
         plan.extend((i, n, child) for n, child in zip(sizes, s.spawn(len(sizes))))
-    pieces: list[list[np.ndarray]] = [[] for _ in inputs]
     if executor is None:
-        results = []
-        for i, n, child in plan:
-            results.append(_guarded(lambda: _draw_chunk(sampler, inputs[i], n, child), inputs[i]))
+        arriving = (_guarded(lambda i=i, n=n, child=child: _draw_chunk(sampler, inputs[i], n, child), inputs[i])
+                    for i, n, child in plan)
     else:
         futures = [executor.submit(_draw_chunk, sampler, inputs[i], n, child) for i, n, child in plan]
-        results = [_guarded(f.result, inputs[i]) for f, (i, _, _) in zip(futures, plan)]
-    for (i, n, _), out in zip(plan, results):
-        pieces[i].append(_check(inputs[i], n, out))
+        arriving = (_guarded(f.result, inputs[i]) for f, (i, _, _) in zip(futures, plan))
+    shapes: set[tuple[int, ...]] = set()
+    for (i, n, _), out in zip(plan, arriving):
+        out = _check(inputs[i], n, out)
+        shapes.add(out.shape[1:])
+        if len(shapes) > 1:
+            raise InvalidParameterError(f"sampler must return outputs of one shape on every input. Got "
+                                        f"{sorted(shapes)}")
+        consume(i, out)
         if progress is not None:
             progress(n)
-    arrays = [np.concatenate(p) if len(p) > 1 else p[0] for p in pieces]
-    shapes = {a.shape[1:] for a in arrays}
-    if len(shapes) > 1:
-        raise InvalidParameterError(f"sampler must return outputs of one shape on every input. Got {sorted(shapes)}")
+
+
+def draw_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np.random.SeedSequence,
+             chunk: int, executor: Executor | None,
+             *, progress: Callable[[int], None] | None = None) -> list[np.ndarray]:
+    """``size`` outputs per input (:func:`stream_all`'s chunks, written into one array per input as they arrive,
+    so no chunk list is joined at twice the memory)."""
+    arrays: list[np.ndarray | None] = [None] * len(inputs)
+    filled = [0] * len(inputs)
+
+    def keep(i: int, out: np.ndarray) -> None:
+        if arrays[i] is None:
+            arrays[i] = np.empty((size, *out.shape[1:]), dtype=out.dtype)
+        elif out.dtype != arrays[i].dtype:
+            arrays[i] = arrays[i].astype(np.result_type(arrays[i].dtype, out.dtype))
+        arrays[i][filled[i]: filled[i] + len(out)] = out
+        filled[i] += len(out)
+
+    stream_all(sampler, inputs, size, seed, chunk, executor, keep, progress=progress)
     return arrays
 
 
