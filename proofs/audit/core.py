@@ -33,6 +33,7 @@ from dpcert.mechanisms.neighbours import WithinDistance
 from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_unit_interval, to_exact
 from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
 from dpcert.proofs.audit.events import is_continuous, select_event, vector_bounds
+from dpcert.proofs.audit.patterns import statdp_patterns
 from dpcert.proofs.audit.sampling import Sampler, draw_all, require_own_randomness, stream_all
 from dpcert.proofs.rounding import float_upper
 
@@ -166,7 +167,8 @@ def _resolve_pairs(target: object, pairs: Sequence[tuple[Hashable, Hashable]] | 
         elif isinstance(target, ContinuousMechanism) and isinstance(target.neighbours, WithinDistance):
             pairs = [(0, target.neighbours.radius)]
         else:
-            raise InvalidParameterError("pairs must be given for a sampler: a list of neighbouring (x, x') pairs")
+            raise InvalidParameterError("pairs must be given for a sampler: a list of neighbouring (x, x') pairs, or "
+                                        "input_length=N to search StatDP's input patterns of N entries")
     if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Sequence):
         raise InvalidParameterError(f"pairs must be a list of (x, x') pairs. Got {pairs!r}")
     if not pairs:
@@ -221,7 +223,8 @@ def _best_possible(mech: FiniteMechanism, pairs, n: int, alpha: float, delta: fl
 
 def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=None, samples: int,
           confidence: float = 0.95, seed: int, executor: Executor | None = None, chunk: int = 250_000,
-          name: str | None = None, progress: Callable[[int, int], None] | None = None) -> AuditResult:
+          name: str | None = None, progress: Callable[[int, int], None] | None = None,
+          input_length: int | None = None) -> AuditResult:
     """Audit a claimed (eps, delta)-DP guarantee of a sampler or mechanism; see the module docstring.
 
     Args:
@@ -229,7 +232,9 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
             an array of shape (size,) or (size, k).
         eps, delta: the claim (eps in [10^-300, 10^4], 0 <= delta < 1).
         pairs: neighbouring (x, x') pairs; both directions are tested. Default: the mechanism's
-            ``neighbour_pairs()`` (zoo), its neighbour relation over ``inputs()`` (finite), or (0, sensitivity).
+            ``neighbour_pairs()`` (zoo), its neighbour relation over ``inputs()`` (finite), (0, sensitivity), or,
+            for a sampler given ``input_length``, StatDP's input patterns of that length (tuples;
+            :func:`~dpcert.proofs.audit.patterns.statdp_patterns`).
         samples: samples per input (half select the events, half confirm them), in [2, 10^7] and at most
             4 * 10^7 over all inputs (see :func:`_samples`); or ``"auto"``: the budgets of STAGE_BUDGETS, then the
             largest allowed, in turn until one finds a violation. Each runs at confidence 1 - (1 - confidence) / m
@@ -242,11 +247,14 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
         executor: runs the chunks (e.g. ``ProcessPoolExecutor`` for a picklable sampler); default in-process.
         chunk: largest number of samples drawn in one call.
         progress: called as ``progress(samples drawn so far, samples in all)`` as chunks arrive.
+        input_length: without ``pairs``, search StatDP's patterns for vectors of this many entries.
 
     Raises:
         InvalidParameterError: bad arguments, or a sampler that raises, returns malformed output, or does not draw
             its randomness from its ``rng`` (two calls with identically seeded generators differ).
     """
+    if pairs is None and input_length is not None:
+        pairs = statdp_patterns(input_length)
     if isinstance(samples, str) and samples.strip().lower() == "auto":
         return _audit_in_stages(target, eps=eps, delta=delta, pairs=pairs, confidence=confidence, seed=seed,
                                 executor=executor, chunk=chunk, name=name, progress=progress)
