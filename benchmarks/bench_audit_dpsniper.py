@@ -4,11 +4,9 @@
 
 RAPPOR, OneTimeRAPPOR and LaplaceParallel as DP-Sniper defines them (Bichsel et al., "DP-Sniper: Black-Box
 Discovery of Differential Privacy Violations using Classifiers", S&P 2021; github.com/eth-sri/dp-sniper,
-dpsniper/mechanisms/rappor.py and parallel.py, dpsniper/experiments/exp_default.py): a 20-bit Bloom filter with
-4 hashes (the bits of inputs 0, 1 and 2 under its mmh3 hashing: {0, 11, 18}, {3, 10, 13}, {7, 10, 11, 19}),
-permanent randomized response (f = 0.75, then instantaneous p = 0.45, q = 0.55; one-time: f = 0.95 alone), and
-20 Laplace releases of eps = 0.005 each; inputs by its pattern generator (1 against 0 and 2, both orders). Each
-audit: the samples per input given, confidence 0.9 (DP-Sniper's), one seed; prints one Markdown table.
+dpsniper/experiments/exp_default.py), the zoo's `rappor`, `one-time-rappor` and `laplace-parallel` at its
+parameters, with its input pattern (1 against 0 and 2, both orders). Each audit: the samples per input given,
+confidence 0.9 (DP-Sniper's), one seed; prints one Markdown table.
 """
 
 from __future__ import annotations
@@ -16,49 +14,30 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
-
+from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.proofs.audit import audit
 
-BLOOM_BITS = {0: (0, 11, 18), 1: (3, 10, 13), 2: (7, 10, 11, 19)}
-PAIRS = [(1, 0), (1, 2)]
+MECHANISMS = {  # DP-Sniper's parameters: f = 0.75 (eps = 8 ln(5/3)), f = 0.95 (8 ln(21/19)), 20 releases at 0.005
+    "RAPPOR": ("rappor", {"eps": "8*log(5/3)"}),
+    "OneTimeRAPPOR": ("one-time-rappor", {"eps": "8*log(21/19)"}),
+    "LaplaceParallel": ("laplace-parallel", {"eps": "1/200", "n": "20"}),
+}
 PUBLISHED = {"RAPPOR": 0.293, "OneTimeRAPPOR": 0.598, "LaplaceParallel": 0.035}
 """DP-Sniper's lower bounds (its evaluation, about 2 * 10^8 samples), as issue 15 lists them."""
-
-
-def bloom_reports(flip: float, instantaneous: tuple[float, float] | None):
-    """A sampler: the input's Bloom filter, each bit set to 1 or 0 with probability flip / 2 each (else kept), then
-    (instantaneous = (p, q)) reported as 1 with probability q where set and p where not."""
-    def sampler(x, size, rng):
-        bloom = np.zeros((size, 20))
-        bloom[:, list(BLOOM_BITS[x])] = 1
-        u = rng.random((size, 20))
-        kept = np.where(u < flip / 2, 1.0, np.where(u < flip, 0.0, bloom))
-        if instantaneous is None:
-            return kept
-        p, q = instantaneous
-        return (rng.random((size, 20)) < np.where(kept == 1, q, p)).astype(float)
-    return sampler
-
-
-def laplace_parallel(x, size, rng):
-    return x + rng.laplace(0.0, 1 / 0.005, (size, 20))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=10_000_000, help="samples per input")
     args = parser.parse_args()
-    samplers = {"RAPPOR": bloom_reports(0.75, (0.45, 0.55)), "OneTimeRAPPOR": bloom_reports(0.95, None),
-                "LaplaceParallel": laplace_parallel}
     print("| mechanism | DP-Sniper's bound | dpcert's bound | event | seconds |")
     print("|---|---|---|---|---|")
-    for name, sampler in samplers.items():
-        pairs = [(float(a), float(b)) for a, b in PAIRS] if name == "LaplaceParallel" else PAIRS
+    for label, (name, raw) in MECHANISMS.items():
+        mechanism = make_mechanism(name, raw=raw)
         started = time.perf_counter()
-        result = audit(sampler, eps="1/1000", pairs=pairs, samples=args.samples, confidence=0.9, seed=1, name=name)
-        print(f"| {name} | {PUBLISHED[name]} | {result.epsilon_lower_bound:.4f} | {result.witness.event[:60]}... | "
-              f"{time.perf_counter() - started:.1f} |", flush=True)
+        result = audit(mechanism, eps="1/1000", samples=args.samples, confidence=0.9, seed=1)
+        print(f"| {label} (`{name}`) | {PUBLISHED[label]} | {result.epsilon_lower_bound:.4f} | "
+              f"{result.witness.event[:60]}... | {time.perf_counter() - started:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ from dpcert.mechanisms.zoo.histogram import BINS_RANGE, Histogram, HistogramWron
 from dpcert.mechanisms.zoo.laplace import COPIES_RANGE, GRANULARITY_RANGE, LaplaceExact, LaplaceFloat, LaplaceParallel
 from dpcert.mechanisms.zoo.noisy_max import QUERIES_RANGE as NOISY_MAX_QUERIES
 from dpcert.mechanisms.zoo.noisy_max import NoisyMax, NoisyMaxExponential, NoisyMaxExponentialValue, NoisyMaxValue
+from dpcert.mechanisms.zoo.rappor import OneTimeRappor, Rappor
 from dpcert.mechanisms.zoo.svt import QUERIES_RANGE as SVT_QUERIES
 from dpcert.mechanisms.zoo.svt import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6
 
@@ -213,6 +214,10 @@ CATALOG: dict[str, MechanismEntry] = {
         _zoo(LaplaceParallel, (_ZOO_EPS, Parameter("n", f"releases of the answer, an integer in "
                                                         f"{range_text(*COPIES_RANGE)}", default="20")),
              "n releases of x + Lap(1/eps): n eps-DP, not eps-DP (DP-Sniper's LaplaceParallel)"),
+        _zoo(Rappor, (_ZOO_EPS,), "basic RAPPOR of a 20-bit Bloom filter, f from eps (DP-Sniper's Rappor at "
+                                  "eps = 8 log(5/3)); inputs 0, 1, 2"),
+        _zoo(OneTimeRappor, (_ZOO_EPS,), "one-time RAPPOR of a 20-bit Bloom filter, f from eps (DP-Sniper's at "
+                                         "eps = 8 log(21/19)); inputs 0, 1, 2"),
         _zoo(LaplaceExact, (_ZOO_EPS, Parameter("granularity", f"the grid is 2^-granularity, an integer in "
                                                                f"{range_text(*GRANULARITY_RANGE)}", default="10")),
              "x + discrete Laplace on the grid 2^-granularity: exact in float64, eps-DP"),

@@ -8,8 +8,9 @@ parameter and ``neighbour_pairs()``. They are catalogued with the other mechanis
 from dpcert.mechanisms.zoo.histogram import Histogram, HistogramWrongScale
 from dpcert.mechanisms.zoo.laplace import LaplaceExact, LaplaceFloat, LaplaceParallel
 from dpcert.mechanisms.zoo.noisy_max import NoisyMax, NoisyMaxExponential, NoisyMaxExponentialValue, NoisyMaxValue
+from dpcert.mechanisms.zoo.rappor import OneTimeRappor, Rappor
 from dpcert.mechanisms.zoo.svt import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6
 
 __all__ = ["SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "NoisyMax", "NoisyMaxExponential",
            "NoisyMaxExponentialValue", "NoisyMaxValue", "Histogram", "HistogramWrongScale", "LaplaceFloat",
-           "LaplaceExact", "LaplaceParallel"]
+           "LaplaceExact", "LaplaceParallel", "OneTimeRappor", "Rappor"]

@@ -23,7 +23,8 @@ _LYU = "Lyu, Su, Li (VLDB 2017), Algorithm {}"
 _DING = "Ding et al. (CCS 2018), Section 6"
 _MIRONOV = "Mironov, \"On significance of the least significant bits for differential privacy\" (CCS 2012)"
 _DING_ALGORITHM = "Ding et al. (CCS 2018), Algorithm {}; DP-Sniper's ReportNoisyMax{}"
-_SNIPER = "Bichsel, Steffen, Bogunovic, Vechev, \"DP-Sniper\" (S&P 2021): LaplaceParallel"
+_SNIPER = "Bichsel, Steffen, Bogunovic, Vechev, \"DP-Sniper\" (S&P 2021): {}"
+_RAPPOR = "Erlingsson, Pihur, Korolova, \"RAPPOR\" (CCS 2014), Theorem 1; " + _SNIPER
 
 
 def _audited(name: str, eps: str, samples: int):
@@ -65,7 +66,12 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("histogram", _DING, "1/10", 100_000, _U, "private: Laplace scale 1/eps"),
     _claim("histogram-wrong-scale", _DING, "1/10", 10_000, _R, "not private: Laplace scale eps"),
     _claim("laplace-exact", _MIRONOV, "1/10", 200_000, _U, "private: discrete Laplace on a grid"),
-    _claim("laplace-parallel", _SNIPER, "1/10", 100_000, _R, "not private: 20 releases, 20 eps-DP"),
+    _claim("laplace-parallel", _SNIPER.format("LaplaceParallel"), "1/10", 100_000, _R,
+           "not private: 20 releases, 20 eps-DP"),
+    _claim("rappor", _RAPPOR.format("Rappor"), "8*log(5/3)", 100_000, _U,
+           "private: the permanent response is eps-DP, the instantaneous one post-processing"),
+    _claim("one-time-rappor", _RAPPOR.format("OneTimeRappor"), "8*log(21/19)", 100_000, _U,
+           "private: the permanent response of filters differing in at most 8 bits"),
     _claim("laplace-float", _MIRONOV, "1/10", 200_000, _U,
            "not private through the low bits of doubles; this audit's events do not look at low bits, so it "
            "is expected to stay undecided"),

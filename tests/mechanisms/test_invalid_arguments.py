@@ -56,6 +56,8 @@ from dpcert.mechanisms.zoo import (
     NoisyMaxExponential,
     NoisyMaxExponentialValue,
     NoisyMaxValue,
+    OneTimeRappor,
+    Rappor,
 )
 from dpcert.mechanisms.metric_user_level import (
     BoundedEMDReduction,
@@ -234,6 +236,11 @@ INVALID = [
     row(build("laplace-float", eps="inf"), "eps", "make-laplace-float-eps-inf"),
     row(build("laplace-exact", eps=1, granularity=-1), "granularity", "make-laplace-exact-granularity-negative"),
     row(call(LaplaceParallel, eps=1, n=0), "n", "LaplaceParallel-n-zero"),
+    row(call(Rappor, eps=0), "eps", "Rappor-eps-zero"),
+    row(call(OneTimeRappor, eps="-1"), "eps", "OneTimeRappor-eps-negative"),
+    row(build("rappor", eps="nan"), "eps", "make-rappor-eps-nan"),
+    row(build("one-time-rappor", eps=1, f="1/2"), "f", "make-one-time-rappor-unknown-f"),
+    row(lambda: Rappor(eps=1).sample(5, 10, np.random.default_rng(0)), "x", "rappor-sample-x-not-an-input"),
     row(call(LaplaceParallel, eps=1, n=101), "n", "LaplaceParallel-n-above-100"),
     row(build("laplace-parallel", eps=1, n="2.5"), "n", "make-laplace-parallel-n-decimal"),
     # ---- gkrr and the user-level metric-DP mechanisms (002_1def8c9789d6e1bd.txt) ----------------------

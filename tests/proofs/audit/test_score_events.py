@@ -1,11 +1,10 @@
 """The learned-score events of the audit (dpcert.proofs.audit.events) on vector outputs.
 
-References: DP-Sniper's RAPPOR and LaplaceParallel (Bichsel et al., S&P 2021; github.com/eth-sri/dp-sniper,
-dpsniper/mechanisms/rappor.py and parallel.py), ported below as samplers with their parameters: a 20-bit Bloom
-filter with 4 hashes (the bits of inputs 0 and 1 under DP-Sniper's mmh3 hashing: {0, 11, 18} and {3, 10, 13}),
-permanent randomized response f = 0.75 then instantaneous p = 0.45, q = 0.45 + 0.1; twenty Laplace releases of one
-answer. Each report bit keeps its filter bit with probability 0.5125 (1) or 0.4875 (0), so the pair's true eps is
-6 ln(0.5125 / 0.4875) = 0.300; twenty Laplace(b) releases of an answer of sensitivity 1 are 20/b-DP.
+References: DP-Sniper's RAPPOR and LaplaceParallel (Bichsel et al., S&P 2021; github.com/eth-sri/dp-sniper), the
+zoo's `rappor` at DP-Sniper's f = 0.75 (eps = 8 ln(5/3)) and `laplace-parallel`: each RAPPOR report bit is 1 with
+probability 0.5125 where the filter bit is set and 0.4875 where not, and the filters of inputs 1 and 0 differ in 6
+bits, so the pair's true eps is 6 ln(0.5125 / 0.4875) = 0.300; twenty Laplace(b) releases of an answer of
+sensitivity 1 are 20/b-DP.
 
 False-failure probabilities: every audit of a private sampler runs at confidence 1 - 1e-6 (a false violation with
 probability <= 1e-6 each); the power checks use fixed seeds and margins measured wide (in the comments).
@@ -16,27 +15,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.proofs.audit import audit
 from dpcert.proofs.audit import events as events_module
 from dpcert.proofs.audit.events import RowCode, ScoreEvent, ThresholdEvent
 
 STRICT = 1 - 1e-6
-_BITS = {0: (0, 11, 18), 1: (3, 10, 13)}
-
-
-def _rappor(x, size, rng):
-    """DP-Sniper's RAPPOR (f = 0.75, p = 0.45, q = 0.55) on a 20-bit filter."""
-    bloom = np.zeros((size, 20))
-    bloom[:, list(_BITS[x])] = 1
-    u = rng.random((size, 20))
-    permanent = np.where(u < 0.375, 1.0, np.where(u < 0.75, 0.0, bloom))
-    return np.where(permanent == 1, rng.random((size, 20)) < 0.55, rng.random((size, 20)) < 0.45).astype(float)
+_RAPPOR = make_mechanism("rappor", raw={"eps": "8*log(5/3)"}).sample
 
 
 def _laplace_parallel(scale):
-    def sampler(x, size, rng):
-        return x + rng.laplace(0.0, scale, (size, 20))
-    return sampler
+    return make_mechanism("laplace-parallel", raw={"eps": f"1/{scale:g}", "n": "20"}).sample
 
 
 def _without_scores(monkeypatch):
@@ -49,11 +38,11 @@ def test_a_learned_score_catches_rappor_where_sets_of_reports_overfit(monkeypatc
     """RAPPOR's 2^20 reports: at 200,000 samples per input the score finds a bound near the true 0.300 (measured
     0.18), while the reports chosen one by one did not reach 0.05 (measured 0.000): the family that wins on the
     held-out part of the selection sample is the score."""
-    result = audit(_rappor, eps="1/100", pairs=[(1, 0)], samples=200_000, confidence=0.9, seed=3)
+    result = audit(_RAPPOR, eps="1/100", pairs=[(1, 0)], samples=200_000, confidence=0.9, seed=3)
     assert result.verdict == "violation" and 0.1 < result.epsilon_lower_bound <= 0.300
     assert " y[" in result.witness.event  # a linear score of the bits
     _without_scores(monkeypatch)
-    broken = audit(_rappor, eps="1/100", pairs=[(1, 0)], samples=200_000, confidence=0.9, seed=3)
+    broken = audit(_RAPPOR, eps="1/100", pairs=[(1, 0)], samples=200_000, confidence=0.9, seed=3)
     assert broken.epsilon_lower_bound < 0.05
 
 
@@ -73,7 +62,7 @@ def test_a_side_score_combines_heavy_tailed_coordinates(monkeypatch):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_private_vector_samplers_are_not_flagged(seed):
     """At their true eps (RAPPOR's pair: 0.300; twenty Laplace(20): 1) and confidence 1 - 1e-6: no violation."""
-    assert audit(_rappor, eps="0.3", pairs=[(1, 0)], samples=100_000, confidence=STRICT,
+    assert audit(_RAPPOR, eps="0.3", pairs=[(1, 0)], samples=100_000, confidence=STRICT,
                  seed=seed).verdict == "no-violation-found"
     assert audit(_laplace_parallel(20.0), eps=1, pairs=[(1.0, 0.0)], samples=100_000, confidence=STRICT,
                  seed=seed).verdict == "no-violation-found"
