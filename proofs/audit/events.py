@@ -35,7 +35,7 @@ _KEY_VALUES = 32
 SCORE_FIT_ROWS = 300_000
 """The most selection samples per input the logistic regression is fitted on (its weights settle long before)."""
 
-_SCORE_ROWS = 1_000_000
+_SCORE_ROWS = 250_000
 """Rows scored at a time."""
 
 _PREFIXES = 4096
@@ -133,14 +133,17 @@ class ThresholdEvent(Event):
 
 @dataclass(frozen=True)
 class ConditionedThresholdEvent(Event):
-    """``y[key] == value`` and ``y[coordinate] >= t`` (or ``<= t``)."""
+    """``y[key] == value`` and ``y[coordinate] >= t`` (or ``<= t``); with ``single``, y[key] rounded to float32 first
+    (the selection sample was kept in float32, see :func:`~dpcert.proofs.audit.sampling.draw_all`)."""
 
     key: int
     value: float
     inner: ThresholdEvent
+    single: bool = False
 
     def count(self, outputs: np.ndarray) -> int:
-        return self.inner.count(outputs[outputs[:, self.key] == self.value])
+        keys = outputs[:, self.key].astype(np.float32) if self.single else outputs[:, self.key]
+        return self.inner.count(outputs[keys == self.value])
 
     def describe(self) -> str:
         return f"y[{self.key}] == {self.value!r} and {self.inner.describe()}"
@@ -171,7 +174,7 @@ def _features(outputs: np.ndarray, centres: tuple[float, ...] | None) -> np.ndar
 
 
 def _scores(outputs: np.ndarray, weights: tuple[float, ...], centres: tuple[float, ...] | None = None) -> np.ndarray:
-    """w . f(y) for every row, a million rows at a time (the features of a whole sample would double its memory)."""
+    """w . f(y) for every row, 250,000 rows at a time (the features of a whole sample would double its memory)."""
     w = np.asarray(weights, dtype=float)
     return np.concatenate([_features(outputs[i: i + _SCORE_ROWS], centres) @ w
                            for i in range(0, len(outputs), _SCORE_ROWS)]) if len(outputs) else np.zeros(0)
@@ -307,7 +310,7 @@ def _select_threshold(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, f
                 inner, score = _best_half_line(a[a[:, key] == value], b[b[:, key] == value], scale_a, scale_b, n,
                                                alpha, delta, skip=key)
                 if inner is not None and score > best[1]:
-                    best = (ConditionedThresholdEvent(key, float(value), inner), score)
+                    best = (ConditionedThresholdEvent(key, float(value), inner, a.dtype == np.float32), score)
     return best
 
 

@@ -89,23 +89,35 @@ def stream_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np
 
 
 def draw_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np.random.SeedSequence,
-             chunk: int, executor: Executor | None,
-             *, progress: Callable[[int], None] | None = None) -> list[np.ndarray]:
+             chunk: int, executor: Executor | None, *, progress: Callable[[int], None] | None = None,
+             compact: Callable[[np.ndarray], bool] | None = None) -> list[np.ndarray]:
     """``size`` outputs per input (:func:`stream_all`'s chunks, written into one array per input as they arrive,
-    so no chunk list is joined at twice the memory)."""
+    so no chunk list is joined at twice the memory). With ``compact``, float64 vector outputs whose first chunk it
+    accepts are kept in float32 (half the memory; for choosing events only), as long as every value is a normal
+    float32 or 0; a chunk that is not brings the array back to float64."""
     arrays: list[np.ndarray | None] = [None] * len(inputs)
     filled = [0] * len(inputs)
 
     def keep(i: int, out: np.ndarray) -> None:
         if arrays[i] is None:
-            arrays[i] = np.empty((size, *out.shape[1:]), dtype=out.dtype)
-        elif out.dtype != arrays[i].dtype:
+            single = compact is not None and out.dtype == np.float64 and out.ndim == 2 and _fits_float32(out) \
+                and compact(out)
+            arrays[i] = np.empty((size, *out.shape[1:]), dtype=np.float32 if single else out.dtype)
+        elif arrays[i].dtype == np.float32 and not _fits_float32(out):
+            arrays[i] = arrays[i].astype(np.float64)
+        elif out.dtype != arrays[i].dtype and arrays[i].dtype != np.float32:
             arrays[i] = arrays[i].astype(np.result_type(arrays[i].dtype, out.dtype))
         arrays[i][filled[i]: filled[i] + len(out)] = out
         filled[i] += len(out)
 
     stream_all(sampler, inputs, size, seed, chunk, executor, keep, progress=progress)
     return arrays
+
+
+def _fits_float32(out: np.ndarray) -> bool:
+    """Every value of a float array a normal float32 or 0 (so float32 keeps its order and scale)."""
+    size = np.abs(out)
+    return bool(np.all((size == 0) | ((size >= np.finfo(np.float32).tiny) & (size <= np.finfo(np.float32).max))))
 
 
 def _guarded(call: Callable[[], object], x: Hashable) -> object:

@@ -86,3 +86,26 @@ def test_a_score_event_counts_what_it_describes():
     outputs = np.array([[2.0, -1.0], [0.0, 0.0], [5.0, 3.0]])  # sides: 1 + 0, 1/2 + 1/2, 1 + 1
     assert ScoreEvent((1.0, 1.0), ThresholdEvent(None, 1.0, ">="), centres=(0.0, 0.0)).count(outputs) == 3
     assert ScoreEvent((1.0, 1.0), ThresholdEvent(None, 1.5, ">="), centres=(0.0, 0.0)).count(outputs) == 1
+
+
+def test_real_vectors_are_chosen_on_in_float32_and_events_still_count_the_float64_outputs():
+    """The selection sample of real vector outputs is kept in float32 (half the memory); a value outside float32's
+    normal range brings it back to float64; a conditioned event chosen on float32 keys compares the confirmation's
+    float64 keys rounded the same way, so a key of 0.1 still matches."""
+    from dpcert.proofs.audit.events import ConditionedThresholdEvent, is_continuous
+    from dpcert.proofs.audit.sampling import draw_all
+
+    def sampler(x, size, rng):
+        return np.column_stack([np.full(size, 0.1), rng.normal(x, 1.0, size)])
+
+    seed = np.random.SeedSequence(0)
+    kept = draw_all(sampler, [0.0, 1.0], 1000, seed, 300, None, compact=is_continuous)
+    assert all(a.dtype == np.float32 for a in kept)
+    assert draw_all(sampler, [0.0], 1000, seed, 300, None)[0].dtype == np.float64  # not asked to compact
+    huge = draw_all(lambda x, size, rng: rng.normal(0, 1e300, (size, 2)), [0.0], 1000, seed, 300, None,
+                    compact=is_continuous)
+    assert huge[0].dtype == np.float64
+    event = ConditionedThresholdEvent(0, float(np.float32(0.1)), ThresholdEvent(1, 0.0, ">="), single=True)
+    outputs = np.array([[0.1, 1.0], [0.1, -1.0], [0.2, 1.0]])
+    assert event.count(outputs) == 1
+    assert ConditionedThresholdEvent(0, float(np.float32(0.1)), ThresholdEvent(1, 0.0, ">=")).count(outputs) == 0
