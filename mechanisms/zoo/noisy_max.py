@@ -1,4 +1,4 @@
-"""Report-noisy-max: the index (private) and the noisy maximum value (not private), with Laplace or exponential noise."""
+"""Report-noisy-max: the index (private) and the noisy maximum value (not private), Laplace or exponential noise."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ QUERIES_RANGE = (2, 1000)  # k, the number of queries
 class _NoisyMaxBase(ZooMechanism):
     eps: sympy.Expr
     k: int = 5
+    exponential: ClassVar[bool] = False
+    """Exponential noise of scale 2/eps instead of Laplace (Ding et al., CCS 2018, Algorithms 6 and 8)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eps", require_eps("eps", self.eps))
@@ -30,9 +32,6 @@ class _NoisyMaxBase(ZooMechanism):
     def neighbour_pairs(self) -> Sequence[tuple[Hashable, Hashable]]:
         """All answers 0 vs all 1, and (1, ..., 1) vs (2, 0, ..., 0) (Ding et al., CCS 2018, Table 2)."""
         return [((0,) * self.k, (1,) * self.k), ((1,) * self.k, (2,) + (0,) * (self.k - 1))]
-
-    exponential: ClassVar[bool] = False
-    """Exponential noise of scale 2/eps instead of Laplace (Ding et al., CCS 2018, Algorithms 6 and 8)."""
 
     def _noisy(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
         scale = 2.0 / float(self.eps)
@@ -71,7 +70,7 @@ class NoisyMaxValue(_NoisyMaxBase):
 
 
 @dataclass(frozen=True)
-class NoisyMaxExponential(_NoisyMaxBase):
+class NoisyMaxExponential(NoisyMax):
     """Report noisy max with exponential noise: argmax_i (q_i + Exp(2/eps)) (DP-Sniper's ReportNoisyMax2).
 
     Expected verdict: private (eps-DP; Ding et al., CCS 2018, Algorithm 6, a correct variant): as for Laplace noise,
@@ -82,12 +81,9 @@ class NoisyMaxExponential(_NoisyMaxBase):
     expected_verdict: ClassVar[str] = "private"
     exponential: ClassVar[bool] = True
 
-    def sample(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
-        return self._noisy(x, check_size(size), rng).argmax(axis=1)
-
 
 @dataclass(frozen=True)
-class NoisyMaxExponentialValue(_NoisyMaxBase):
+class NoisyMaxExponentialValue(NoisyMaxValue):
     """Noisy max with exponential noise returning the value max_i (q_i + Exp(2/eps)) (DP-Sniper's ReportNoisyMax4).
 
     Expected verdict: not private (Ding et al., CCS 2018, Algorithm 8): on 0^k vs 1^k the value is below 1 with
@@ -97,6 +93,3 @@ class NoisyMaxExponentialValue(_NoisyMaxBase):
     name: ClassVar[str] = "report-noisy-max4"
     expected_verdict: ClassVar[str] = "not-private"
     exponential: ClassVar[bool] = True
-
-    def sample(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
-        return self._noisy(x, check_size(size), rng).max(axis=1)
