@@ -266,17 +266,12 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     samples = _samples(samples)
     seed = require_int("seed", seed, minimum=0)
     chunk = require_int("chunk", chunk, minimum=1)
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise InvalidParameterError(f"confidence must be in (0, 1). Got {confidence!r}")
+    _require_confidence(confidence)
     ordered = _resolve_pairs(target, pairs)
     sampler = target.sample if isinstance(target, Mechanism) else target
     label = name or getattr(target, "name", None) or getattr(target, "__name__", "sampler")
 
-    inputs: list[Hashable] = []
-    for pair in ordered:
-        for x in pair:
-            if x not in inputs:
-                inputs.append(x)
+    inputs = _inputs(ordered)
     _samples(samples, len(inputs))
     index = {i: k for k, i in enumerate(inputs)} if all(_hashable(x) for x in inputs) else None
     position = (lambda x: index[x]) if index is not None else (lambda x: inputs.index(x))
@@ -332,12 +327,8 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
 
 def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, chunk, name, progress) -> AuditResult:
     """``audit(..., samples="auto")``: see :func:`audit`."""
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise InvalidParameterError(f"confidence must be in (0, 1). Got {confidence!r}")
-    inputs: list[Hashable] = []
-    for pair in _resolve_pairs(target, pairs):
-        inputs += [x for x in pair if x not in inputs]
-    cap = min(MAX_SAMPLES, MAX_DRAWS // len(inputs))
+    _require_confidence(confidence)  # before it is split over the stages
+    cap = min(MAX_SAMPLES, MAX_DRAWS // len(_inputs(_resolve_pairs(target, pairs))))
     schedule = [b for b in STAGE_BUDGETS if b < cap] + [cap]
     stage_confidence = 1 - (1 - confidence) / len(schedule)
     spent, seconds, result = 0, 0.0, None
@@ -350,6 +341,19 @@ def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, c
     assert result is not None
     return dataclasses.replace(result, confidence=float(confidence), samples=spent, seconds=seconds,
                                stages=schedule.index(budget) + 1)
+
+
+def _require_confidence(confidence: object) -> None:
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
+        raise InvalidParameterError(f"confidence must be in (0, 1). Got {confidence!r}")
+
+
+def _inputs(ordered: Sequence[tuple[Hashable, Hashable]]) -> list[Hashable]:
+    """The distinct inputs of the pairs, in order of appearance (== only: inputs may be unhashable)."""
+    inputs: list[Hashable] = []
+    for pair in ordered:
+        inputs += [x for x in pair if x not in inputs]
+    return inputs
 
 
 def _hashable(x: object) -> bool:
