@@ -44,9 +44,9 @@ class LaplaceFloat(_RealLaplace):
 
     Expected verdict: not private in floating point (Mironov, "On significance of the least significant
     bits for differential privacy", CCS 2012): the set of doubles reachable from x and from x' differ, so
-    some outputs have probability 0 under one input. This is the floating-point attack target: the
-    threshold and set events of :func:`dpcert.proofs.audit.audit` do not look at low-order bits, so do not
-    expect the audit to catch it.
+    some outputs have probability 0 under one input. This is the floating-point attack target:
+    ``audit(..., floating_point=True)`` (``dpcert audit --floating-point``) catches it through the lattice of
+    doubles its outputs reach; the default events, which do not look at low-order bits, do not.
     """
 
     name: ClassVar[str] = "laplace-float"

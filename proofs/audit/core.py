@@ -224,7 +224,7 @@ def _best_possible(mech: FiniteMechanism, pairs, n: int, alpha: float, delta: fl
 def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=None, samples: int,
           confidence: float = 0.95, seed: int, executor: Executor | None = None, chunk: int = 250_000,
           name: str | None = None, progress: Callable[[int, int], None] | None = None,
-          input_length: int | None = None) -> AuditResult:
+          input_length: int | None = None, floating_point: bool = False) -> AuditResult:
     """Audit a claimed (eps, delta)-DP guarantee of a sampler or mechanism; see the module docstring.
 
     Args:
@@ -248,6 +248,10 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
         chunk: largest number of samples drawn in one call.
         progress: called as ``progress(samples drawn so far, samples in all)`` as chunks arrive.
         input_length: without ``pairs``, search StatDP's patterns for vectors of this many entries.
+        floating_point: also try events on the float64 representation of scalar real outputs (which doubles are
+            reachable: Mironov's attack on floating-point noise; see :mod:`dpcert.proofs.audit.events`). Off by
+            default, because it audits the implementation's arithmetic, not the mathematical mechanism: every
+            textbook float sampler of x + noise fails it.
 
     Raises:
         InvalidParameterError: bad arguments, or a sampler that raises, returns malformed output, or does not draw
@@ -257,7 +261,8 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
         pairs = statdp_patterns(input_length)
     if isinstance(samples, str) and samples.strip().lower() == "auto":
         return _audit_in_stages(target, eps=eps, delta=delta, pairs=pairs, confidence=confidence, seed=seed,
-                                executor=executor, chunk=chunk, name=name, progress=progress)
+                                executor=executor, chunk=chunk, name=name, progress=progress,
+                                floating_point=floating_point)
     start = time.perf_counter()
     if not callable(target) and not isinstance(target, Mechanism):
         raise InvalidParameterError(f"target must be a Mechanism or a sampler f(x, size, rng). Got {target!r}")
@@ -267,6 +272,8 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     seed = require_int("seed", seed, minimum=0)
     chunk = require_int("chunk", chunk, minimum=1)
     _require_confidence(confidence)
+    if not isinstance(floating_point, bool):
+        raise InvalidParameterError(f"floating_point must be True or False. Got {floating_point!r}")
     ordered = _resolve_pairs(target, pairs)
     sampler = target.sample if isinstance(target, Mechanism) else target
     label = name or getattr(target, "name", None) or getattr(target, "__name__", "sampler")
@@ -294,8 +301,8 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     selection = draw_all(sampler, inputs, n_select, select_seed, chunk, executor, progress=advance,
                          compact=is_continuous)  # real vectors chosen on in float32: half the memory
     continuous = is_continuous(np.concatenate([s[:20_000] for s in selection]))  # what it looks at
-    events = [select_event(selection[position(a)], selection[position(b)], continuous, n_confirm, alpha, delta_f)[0]
-              for a, b in ordered]
+    events = [select_event(selection[position(a)], selection[position(b)], continuous, n_confirm, alpha, delta_f,
+                           floating_point=floating_point)[0] for a, b in ordered]
     del selection
     counts = np.zeros((len(ordered), 2), dtype=np.int64)  # confirmation counts under x and x', chunk by chunk
 
@@ -325,7 +332,8 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
                        alpha_per_bound=alpha, pairs_tested=len(ordered), best_possible_lower_bound=best_possible)
 
 
-def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, chunk, name, progress) -> AuditResult:
+def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, chunk, name, progress,
+                     floating_point) -> AuditResult:
     """``audit(..., samples="auto")``: see :func:`audit`."""
     _require_confidence(confidence)  # before it is split over the stages
     cap = min(MAX_SAMPLES, MAX_DRAWS // len(_inputs(_resolve_pairs(target, pairs))))
@@ -334,7 +342,8 @@ def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, c
     spent, seconds, result = 0, 0.0, None
     for budget in schedule:
         result = audit(target, eps=eps, delta=delta, pairs=pairs, samples=budget, confidence=stage_confidence,
-                       seed=seed, executor=executor, chunk=chunk, name=name, progress=progress)
+                       seed=seed, executor=executor, chunk=chunk, name=name, progress=progress,
+                       floating_point=floating_point)
         spent, seconds = spent + result.samples, seconds + result.seconds
         if result.verdict == "violation":
             break

@@ -15,6 +15,15 @@ outputs the family with the best selection score serves (a few hundred half-line
 choice is made on a held-out part of the selection sample (the events fitted on the rest), so the set family does
 not win on its own optimism, and the winner is then fitted on the whole selection sample. Everything stays on the
 selection sample, so the confirmation sample's bound keeps its confidence.
+
+With ``floating_point``, scalar float64 outputs are also seen through their binary representation (Mironov,
+"On significance of the least significant bits for differential privacy", CCS 2012): each output's lattice cell
+(e, l), its binary exponent (2^e <= |y| < 2^(e+1)) and its lowest set bit (y an odd multiple of 2^l), and events
+are sets of cells, chosen like the sets of a discrete output. x + noise computed in floating point lands on a
+lattice that depends on x (1 + Y is a multiple of 2^-53 wherever Y is, while Y itself reaches much finer
+multiples near 0), so an output cell reachable from one input only is a violation. A cell is a function of the
+output, so these events are as sound as any other; the choice between them and the half-lines is made on a
+held-out part of the selection sample.
 """
 
 from __future__ import annotations
@@ -26,8 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import beta
 
-__all__ = ["ConditionedThresholdEvent", "Event", "RowCode", "ScoreEvent", "SetEvent", "ThresholdEvent",
-           "is_continuous", "select_event", "vector_bounds"]
+__all__ = ["ConditionedThresholdEvent", "Event", "LatticeEvent", "RowCode", "ScoreEvent", "SetEvent", "ThresholdEvent",
+           "is_continuous", "lattice_cells", "select_event", "vector_bounds"]
 
 _KEY_VALUES = 32
 """A coordinate with at most this many distinct values can condition threshold events."""
@@ -168,6 +177,39 @@ class ScoreEvent(Event):
         return f"{terms or '0'} {self.inner.direction} {self.inner.threshold!r}{sides}"
 
 
+def lattice_cells(outputs: np.ndarray) -> np.ndarray:
+    """Each float64 output's lattice cell (e, l) as one int64, (e + 1100) * 4096 + (l + 1100); -1 for zero.
+
+    For y = +-m 2^s with m the integer significand (s = max(biased exponent, 1) - 1075, exact for normal and
+    subnormal doubles), l = s + (trailing zeros of m) and e is frexp's exponent minus 1."""
+    y = np.ascontiguousarray(outputs, dtype=np.float64)
+    bits = y.view(np.uint64)
+    field = (bits >> np.uint64(52)) & np.uint64(0x7FF)
+    significand = (bits & np.uint64((1 << 52) - 1)) | np.where(field > 0, np.uint64(1 << 52), np.uint64(0))
+    lowest = significand & (~significand + np.uint64(1))  # its lowest set bit, a power of two (0 for y = 0)
+    shift = np.maximum(field.astype(np.int64), 1) - 1075
+    low = shift + np.frexp(lowest.astype(np.float64))[1].astype(np.int64) - 1
+    top = np.frexp(y)[1].astype(np.int64) - 1
+    return np.where(significand == 0, -1, (top + 1100) * 4096 + (low + 1100))
+
+
+@dataclass(frozen=True)
+class LatticeEvent(Event):
+    """The float64 outputs whose lattice cell (:func:`lattice_cells`) is one of ``cells`` (their int64 codes)."""
+
+    cells: frozenset
+
+    def count(self, outputs: np.ndarray) -> int:
+        return int(np.isin(lattice_cells(outputs), np.fromiter(self.cells, dtype=np.int64, count=len(self.cells))).sum())
+
+    def describe(self) -> str:
+        pairs = sorted((c // 4096 - 1100, c % 4096 - 1100) for c in self.cells if c >= 0)
+        shown = ", ".join(f"({e}, {low})" for e, low in pairs[:20]) + (", ..." if len(pairs) > 20 else "")
+        zero = " or y == 0" if -1 in self.cells else ""
+        return (f"2^e <= |y| < 2^(e+1) and y an odd multiple of 2^l (float64), for (e, l) in {{{shown}}}{zero}"
+                f" ({len(self.cells)} cells)")
+
+
 def _features(outputs: np.ndarray, centres: tuple[float, ...] | None) -> np.ndarray:
     values = np.asarray(outputs, dtype=float)
     return values if centres is None else (np.sign(values - np.asarray(centres)) + 1) / 2
@@ -217,11 +259,15 @@ def vector_bounds(k: np.ndarray, k2: np.ndarray, n: float, n2: float, alpha: flo
 
 
 def select_event(a: np.ndarray, b: np.ndarray, continuous: bool, n_confirm: int, alpha: float,
-                 delta: float) -> tuple[Event, float]:
+                 delta: float, *, floating_point: bool = False) -> tuple[Event, float]:
     """The candidate event maximising the bound for P(E|a) vs P(E|b), scored as if counts came from
-    ``n_confirm`` samples (the selection frequencies rescaled); returns (event, score)."""
+    ``n_confirm`` samples (the selection frequencies rescaled); returns (event, score). With ``floating_point``,
+    scalar float64 outputs also get the lattice events (see the module)."""
     scale_a, scale_b = n_confirm / len(a), n_confirm / len(b)
     own = _select_threshold if continuous else _select_set
+    if floating_point and a.ndim == 1 and a.dtype == np.float64 and min(len(a), len(b)) >= 100:
+        return _held_out_choice((own, _select_lattice), a, b, n_confirm, alpha, delta)(a, b, scale_a, scale_b,
+                                                                                         n_confirm, alpha, delta)
     if not (a.ndim == 2 and a.shape[1] >= 2 and a.dtype.kind in "biuf" and min(len(a), len(b)) >= 100):
         return own(a, b, scale_a, scale_b, n_confirm, alpha, delta)
     families = (own, _select_score, _select_side_score)
@@ -288,6 +334,12 @@ def _select_set(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, float]:
     scores = vector_bounds(np.cumsum(ca[order])[lengths], np.cumsum(cb[order])[lengths], n, n, alpha, delta)
     best = int(lengths[int(np.argmax(scores))])
     return SetEvent(frozenset(values[i] for i in order[: best + 1]), code), float(np.max(scores))
+
+
+def _select_lattice(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, float]:
+    """The best set of lattice cells (:func:`lattice_cells`), chosen as :func:`_select_set` chooses outputs."""
+    event, score = _select_set(lattice_cells(a), lattice_cells(b), scale_a, scale_b, n, alpha, delta)
+    return LatticeEvent(event.values), score
 
 
 def _counts(outputs: np.ndarray, code: RowCode | None) -> Counter[Hashable]:

@@ -37,9 +37,11 @@ def _build(name: str, raw: dict[str, str], eps: str):
 @click.option("--confidence", default=0.95, show_default=True, type=float, help="confidence in (0, 1)")
 @click.option("--seed", default=None, help="seed of the run, an integer >= 0 (default: drawn fresh and printed, so reruns are "
                                           "independent and each is reproducible from its output)")
+@click.option("--floating-point", is_flag=True, help="also try events on the float64 bits of scalar outputs (which "
+                                                     "doubles are reachable: Mironov's attack on float noise)")
 @json_option
 def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str, samples: str,
-                  confidence: float, seed: str | None, as_json: bool) -> None:
+                  confidence: float, seed: str | None, floating_point: bool, as_json: bool) -> None:
     """Audit MECHANISM's claimed (eps, delta)-DP statistically: an eps lower bound at a stated confidence.
 
     Exit 1 when the lower bound exceeds the claimed eps (violation), 0 otherwise.
@@ -52,7 +54,7 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
     with progress_bar() as bar:
         task = bar.add_task(f"auditing {mechanism}", total=None)
         result = audit(target, eps=eps, delta=delta, samples=samples, confidence=confidence, seed=seed,
-                       progress=lambda done, total: bar.update(task, completed=done, total=total))
+                       floating_point=floating_point, progress=lambda done, total: bar.update(task, completed=done, total=total))
     table = Table(title=f"audit {mechanism}: claimed eps={result.claimed_eps}, delta={result.claimed_delta}")
     table.add_column("quantity")
     table.add_column("value")

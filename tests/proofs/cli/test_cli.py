@@ -117,6 +117,16 @@ def test_audit_through_the_entry_point_exits_1_on_a_violation(capsys):
     assert code == 0 and json.loads(out)["verdict"] == "no-violation-found"
 
 
+def test_audit_floating_point_flag_looks_at_the_doubles_reached(capsys):
+    # laplace-float at claimed eps = 0.1 (Mironov 2012): with --floating-point the lattice of doubles it reaches
+    # from 0 and from 1 gives a bound of about 5 at 10^5 samples (seed 3, confidence 0.95); without, about 0.05
+    argv = ("audit", "laplace-float", "--eps", "0.1", "--samples", "100000", "--seed", "3", "--json")
+    code, out, _ = run(capsys, *argv, "--floating-point")
+    assert code == 1 and "odd multiple of 2^l" in json.loads(out)["witness"]["event"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and json.loads(out)["verdict"] == "no-violation-found"
+
+
 @pytest.mark.parametrize("json_output", [False, True])
 def test_an_undecidable_number_exits_3_in_one_line_or_json(capsys, monkeypatch, json_output):
     # a number no certified evaluation can place (here raised on purpose) is "undecided", exit 3, never a traceback
