@@ -224,7 +224,8 @@ def _best_possible(mech: FiniteMechanism, pairs, n: int, alpha: float, delta: fl
 def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=None, samples: int,
           confidence: float = 0.95, seed: int, executor: Executor | None = None, chunk: int = 250_000,
           name: str | None = None, progress: Callable[[int, int], None] | None = None,
-          input_length: int | None = None, floating_point: bool = False) -> AuditResult:
+          input_length: int | None = None, floating_point: bool = False, max_samples: int | None = None
+          ) -> AuditResult:
     """Audit a claimed (eps, delta)-DP guarantee of a sampler or mechanism; see the module docstring.
 
     Args:
@@ -241,6 +242,9 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
             for the m budgets of the schedule, so the bound of whichever stops holds with probability >=
             ``confidence`` (a union over every stage that could have run: valid under the optional stopping); each
             draws its own streams (the budget is part of the seed's entropy).
+        max_samples: with ``samples="auto"``, the largest budget per input tried (default and most: the largest
+            allowed, 10^7 or 4 * 10^7 over the number of inputs); the schedule is then the budgets of STAGE_BUDGETS
+            below it, and it.
         confidence: probability in (0, 1) that the reported lower bound holds.
         seed: with ``samples``, the root of the ``SeedSequence`` every chunk's Generator is spawned from (so the
             same seed at another budget draws independent samples).
@@ -262,7 +266,9 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     if isinstance(samples, str) and samples.strip().lower() == "auto":
         return _audit_in_stages(target, eps=eps, delta=delta, pairs=pairs, confidence=confidence, seed=seed,
                                 executor=executor, chunk=chunk, name=name, progress=progress,
-                                floating_point=floating_point)
+                                floating_point=floating_point, max_samples=max_samples)
+    if max_samples is not None:
+        raise InvalidParameterError(f"max_samples applies to samples='auto' only. Got samples={samples!r}")
     start = time.perf_counter()
     if not callable(target) and not isinstance(target, Mechanism):
         raise InvalidParameterError(f"target must be a Mechanism or a sampler f(x, size, rng). Got {target!r}")
@@ -333,12 +339,14 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
 
 
 def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, chunk, name, progress,
-                     floating_point) -> AuditResult:
+                     floating_point, max_samples) -> AuditResult:
     """``audit(..., samples="auto")``: see :func:`audit`."""
     _require_confidence(confidence)  # before it is split over the stages
     cap = min(MAX_SAMPLES, MAX_DRAWS // len(_inputs(_resolve_pairs(target, pairs))))
+    if max_samples is not None:
+        cap = require_int("max_samples", max_samples, minimum=2, maximum=cap)
     schedule = [b for b in STAGE_BUDGETS if b < cap] + [cap]
-    stage_confidence = 1 - (1 - confidence) / len(schedule)
+    stage_confidence = _stage_confidence(confidence, len(schedule))
     spent, seconds, result = 0, 0.0, None
     for budget in schedule:
         result = audit(target, eps=eps, delta=delta, pairs=pairs, samples=budget, confidence=stage_confidence,
@@ -350,6 +358,11 @@ def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, c
     assert result is not None
     return dataclasses.replace(result, confidence=float(confidence), samples=spent, seconds=seconds,
                                stages=schedule.index(budget) + 1)
+
+
+def _stage_confidence(confidence: float, stages: int) -> float:
+    """Each stage's confidence: their errors add up to at most 1 - ``confidence`` (Bonferroni over the schedule)."""
+    return 1 - (1 - confidence) / stages
 
 
 def _require_confidence(confidence: object) -> None:

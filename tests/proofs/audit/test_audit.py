@@ -13,10 +13,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from scipy.stats import binom
 
 from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.proofs.audit import AuditResult, audit, cp_lower, cp_upper, eps_lower_bound
+from dpcert.proofs.audit import core as audit_core
 
 STRICT = 1 - 1e-6
 
@@ -316,6 +318,43 @@ def test_auto_budget_runs_every_stage_on_a_private_mechanism():
     assert result.verdict == "no-violation-found" and result.stages == 4
     assert result.samples == 2 * (10**4 + 10**5 + 10**6 + 10**7)
     assert 0.99 <= result.epsilon_lower_bound <= 1.0
+
+
+_STAGES, _RUNS, _LOOSE = tuple(range(200, 219)), 150, 0.5
+
+
+def _staged_false_violations(monkeypatch) -> int:
+    """Staged audits (20 budgets of 200-219 samples per input, confidence 0.5) of randomized response at its true
+    eps = ln 3, one per seed: how many report a violation, i.e. a lower bound above the truth."""
+    monkeypatch.setattr(audit_core, "STAGE_BUDGETS", _STAGES)
+    mechanism = make_mechanism("randomized-response", raw={"eps": "log(3)"})
+    return sum(audit(mechanism, eps="log(3)", samples="auto", max_samples=_STAGES[-1] + 1, confidence=_LOOSE,
+                     seed=seed).verdict == "violation" for seed in range(_RUNS))
+
+
+@pytest.mark.statistical
+def test_the_staged_bound_keeps_its_confidence_under_optional_stopping(monkeypatch):
+    """Simulation of the error rate: stopping at the first of 20 stages that finds a violation is wrong with
+    probability <= 1 - confidence = 0.5, so over 150 independent runs more than binom.isf(1e-6, 150, 0.5) = 104
+    false violations has probability <= 1e-6 (measured 5)."""
+    assert _staged_false_violations(monkeypatch) <= binom.isf(1e-6, _RUNS, 1 - _LOOSE)
+
+
+@pytest.mark.statistical
+def test_the_optional_stopping_simulation_fails_stages_that_do_not_share_the_confidence(monkeypatch):
+    """Power of the check above: every stage at the full confidence 0.5 (no union over the schedule) is fooled by
+    optional stopping far more often than half the time (measured 131 of 150 > 104)."""
+    monkeypatch.setattr(audit_core, "_stage_confidence", lambda confidence, stages: confidence)
+    assert _staged_false_violations(monkeypatch) > binom.isf(1e-6, _RUNS, 1 - _LOOSE)
+
+
+def test_max_samples_caps_the_staged_budget_and_only_it():
+    result = audit(_rr("1"), eps=1, samples="auto", max_samples=50_000, confidence=STRICT, seed=1)
+    assert result.stages == 2 and result.samples == 2 * (10**4 + 50_000)
+    with pytest.raises(InvalidParameterError, match=r"max_samples must be an integer in \[2, 10\^7\]"):
+        audit(_rr("1"), eps=1, samples="auto", max_samples=10**8, seed=1)
+    with pytest.raises(InvalidParameterError, match="max_samples applies to samples='auto' only"):
+        audit(_rr("1"), eps=1, samples=1000, max_samples=5000, seed=1)
 
 
 def test_a_word_other_than_auto_is_not_a_budget():

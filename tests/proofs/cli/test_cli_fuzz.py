@@ -249,6 +249,8 @@ def _all_slots(tmp_png: str) -> list[Slot]:
     audit = ("audit", "histogram", "--eps", "1", "--samples", "2000")
     slots += [Slot(audit, "option", option) for option in ("--eps", "--delta", "--samples", "--confidence", "--seed")]
     slots.append(Slot(audit, "argument", "MECH"))
+    slots.append(Slot(("audit", "histogram", "--eps", "1", "--samples", "auto", "--max-samples", "2000"), "option",
+                      "--max-samples"))
     slots += _slots(("audit", "k-rr", *_params(k="3"), "--eps", "1", "--samples", "2000"), ["k", "eps"])
     return slots
 
@@ -308,7 +310,10 @@ def check_run(slot: Slot, value: str) -> None:
         message = err.strip()
         assert message.startswith("dpcert: error: ") and "\n" not in message, shown
         # a positional argument is named by the value typed (click reads "-0.0" as an unknown option "-0")
-        assert slot.kind == "argument" or slot.name.lstrip("-") in message, f"the error does not name {slot.name}: {shown}"
+        # an option is named as typed or as the Python keyword it becomes (--max-samples, max_samples)
+        named = slot.name.lstrip("-")
+        assert slot.kind == "argument" or named in message or named.replace("-", "_") in message, \
+            f"the error does not name {slot.name}: {shown}"
     else:
         assert code in (0, 1, 3), shown
         try:
