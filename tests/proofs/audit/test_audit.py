@@ -305,7 +305,7 @@ def test_auto_budget_stops_at_the_first_stage_that_finds_a_violation():
                    confidence=confidence, seed=1)
     assert result.verdict == "violation" and result.stages == 1 and result.samples == 2 * 10_000
     assert result.confidence == confidence
-    assert result.alpha_per_bound == pytest.approx((1 - confidence) / 4 / (2 * result.pairs_tested))
+    assert result.alpha_per_bound == pytest.approx((1 - confidence) / 4 / 2)  # one confirmed pair, two bounds
     assert result.recheck()
 
 

@@ -18,7 +18,7 @@ import pytest
 from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.proofs.audit import audit
 from dpcert.proofs.audit import events as events_module
-from dpcert.proofs.audit.events import RowCode, ScoreEvent, ThresholdEvent
+from dpcert.proofs.audit.events import BinScoreEvent, RowCode, ScoreEvent, ThresholdEvent
 
 STRICT = 1 - 1e-6
 _RAPPOR = make_mechanism("rappor", raw={"eps": "8*log(5/3)"}).sample
@@ -31,13 +31,14 @@ def _laplace_parallel(scale):
 def _without_scores(monkeypatch):
     monkeypatch.setattr(events_module, "_select_score", lambda *args, **kwargs: (None, 0.0))
     monkeypatch.setattr(events_module, "_select_side_score", lambda *args: (None, 0.0))
+    monkeypatch.setattr(events_module, "_select_bin_score", lambda *args: (None, 0.0))
 
 
 @pytest.mark.statistical
 def test_a_learned_score_catches_rappor_where_sets_of_reports_overfit(monkeypatch):
-    """RAPPOR's 2^20 reports: at 200,000 samples per input the score finds a bound near the true 0.300 (measured
-    0.18), while the reports chosen one by one did not reach 0.05 (measured 0.000): the family that wins on the
-    held-out part of the selection sample is the score."""
+    """RAPPOR's 2^20 reports: at 200,000 samples per input a score finds a bound toward the true 0.300 (measured
+    0.15, the naive Bayes score), while the reports chosen one by one did not reach 0.05 (measured 0.000): the family
+    that wins on the held-out part of the selection sample is a score."""
     result = audit(_RAPPOR, eps="1/100", pairs=[(1, 0)], samples=200_000, confidence=0.9, seed=3)
     assert result.verdict == "violation" and 0.1 < result.epsilon_lower_bound <= 0.300
     assert " y[" in result.witness.event  # a linear score of the bits
@@ -47,15 +48,55 @@ def test_a_learned_score_catches_rappor_where_sets_of_reports_overfit(monkeypatc
 
 
 @pytest.mark.statistical
-def test_a_side_score_combines_heavy_tailed_coordinates(monkeypatch):
+def test_a_score_of_sides_combines_heavy_tailed_coordinates(monkeypatch):
     """Twenty Laplace(20) releases of one answer (true eps 1): counting the coordinates above their medians (the
-    likelihood ratio's shape for Laplace noise) gives a bound the best single coordinate cannot (measured 0.49
-    against 0.02 at 100,000 samples per input)."""
+    likelihood ratio's shape for Laplace noise) gives a bound the best single coordinate cannot (measured 0.45
+    against 0.04 at 100,000 samples per input)."""
     result = audit(_laplace_parallel(20.0), eps="1/10", pairs=[(1.0, 0.0)], samples=100_000, confidence=0.9, seed=5)
     assert result.verdict == "violation" and 0.3 < result.epsilon_lower_bound <= 1.0
     _without_scores(monkeypatch)
     broken = audit(_laplace_parallel(20.0), eps="1/10", pairs=[(1.0, 0.0)], samples=100_000, confidence=0.9, seed=5)
     assert broken.epsilon_lower_bound < 0.2
+
+
+def _rappor_bin_weights() -> tuple[tuple[float, ...], ...]:
+    """The naive Bayes weights fitted on 10^6 RAPPOR reports per input (1 against 0)."""
+    rng = np.random.default_rng(4)
+    a, b = _RAPPOR(1, 1_000_000, rng), _RAPPOR(0, 1_000_000, rng)
+    event, _ = events_module._select_bin_score(a, b, 1.0, 1.0, 10**6, 0.05, 0.0)
+    return event.weights
+
+
+def _match_rappor_log_ratios(weights) -> bool:
+    """Each report bit's weights against the closed form: log(0.5125 / 0.4875) for a 1 where only input 1's filter
+    sets the bit, its negative where only input 0's does, 0 elsewhere (RAPPOR's bits are independent given the input,
+    so these are the exact log likelihood ratios). Each weight's standard error is below 0.0029 (two counts of at
+    least 487,000 of 10^6); 6 standard errors, 0.018, bound the 40 weights' errors together except with probability
+    below 40 * 2e-9 < 1e-6."""
+    step = np.log(0.5125 / 0.4875)
+    ones, zeros = {3, 10, 13}, {0, 11, 18}  # the set bits of inputs 1 and 0 (mechanisms/zoo/rappor.py)
+    expected = [((step if j in ones - zeros else -step if j in zeros - ones else 0.0) * np.array([-1, 1]))
+                for j in range(20)]
+    return all(len(w) == 2 and np.allclose(w, e, atol=0.018) for w, e in zip(weights, expected))
+
+
+@pytest.mark.statistical
+def test_naive_bayes_weights_are_rappor_s_exact_log_likelihood_ratios():
+    assert _match_rappor_log_ratios(_rappor_bin_weights())
+
+
+@pytest.mark.statistical
+def test_the_weight_check_fails_bins_that_merge_a_bit_s_values(monkeypatch):
+    """Power of the check above: bins split at 2 (both of a bit's values in one bin) give weights 0 throughout."""
+    monkeypatch.setattr(events_module, "_bin_edges", lambda pooled: tuple((2.0,) for _ in range(pooled.shape[1])))
+    assert not _match_rappor_log_ratios(_rappor_bin_weights())
+
+
+def test_a_bin_score_event_counts_what_it_describes():
+    event = BinScoreEvent(((0.5,), (1.0, 2.0)), ((-1.0, 1.0), (0.0, 0.5, 2.0)), ThresholdEvent(None, 1.5, ">="))
+    outputs = np.array([[1.0, 3.0], [0.0, 3.0], [1.0, 1.5], [1.0, 0.0]])  # scores 3, 1, 1.5, 1
+    assert event.count(outputs) == 2
+    assert "y[0] split at [0.5]: [-1.0, 1.0]" in event.describe() and ">= 1.5" in event.describe()
 
 
 @pytest.mark.statistical
