@@ -39,7 +39,7 @@ from dpcert.proofs.audit.patterns import statdp_patterns
 from dpcert.proofs.audit.sampling import Sampler, draw_all, require_own_randomness, stream_all
 from dpcert.proofs.rounding import float_upper
 
-__all__ = ["AuditResult", "AuditWitness", "audit"]
+__all__ = ["AuditResult", "AuditStopped", "AuditWitness", "audit"]
 
 _MAX_PAIRS = 1000
 
@@ -141,6 +141,16 @@ class AuditResult:
                 and math.isclose(hi, w.p_prime_upper, rel_tol=1e-9)
                 and math.isclose(bound, self.epsilon_lower_bound, rel_tol=1e-9, abs_tol=1e-12)
                 and verdict == self.verdict)
+
+
+class AuditStopped(InvalidParameterError):
+    """A staged audit (``samples="auto"``) whose sampler failed after some stages had finished: the message says
+    why and what the finished stages found; ``partial`` is their result (valid at the confidence asked for, as any
+    stopping point of the schedule is)."""
+
+    def __init__(self, message: str, partial: AuditResult) -> None:
+        super().__init__(message)
+        self.partial = partial
 
 
 def _jsonable(value: object) -> object:
@@ -345,16 +355,24 @@ def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, c
     schedule = [b for b in STAGE_BUDGETS if b < cap] + [cap]
     stage_confidence = _stage_confidence(confidence, len(schedule))
     spent, seconds, result = 0, 0.0, None
-    for budget in schedule:
-        result = audit(target, eps=eps, delta=delta, pairs=pairs, samples=budget, confidence=stage_confidence,
-                       seed=seed, executor=executor, chunk=chunk, name=name, progress=progress,
-                       floating_point=floating_point)
-        spent, seconds = spent + result.samples, seconds + result.seconds
+    for stage, budget in enumerate(schedule, start=1):
+        try:
+            current = audit(target, eps=eps, delta=delta, pairs=pairs, samples=budget, confidence=stage_confidence,
+                            seed=seed, executor=executor, chunk=chunk, name=name, progress=progress,
+                            floating_point=floating_point)
+        except InvalidParameterError as error:
+            if result is None:
+                raise
+            raise AuditStopped(f"{error} (in stage {stage}, {budget} samples per input; the {stage - 1} finished "
+                               f"stages found an eps lower bound of {result.epsilon_lower_bound:.6g}, no violation, "
+                               f"at confidence {confidence})", result) from error
+        spent, seconds = spent + current.samples, seconds + current.seconds
+        result = dataclasses.replace(current, confidence=float(confidence), samples=spent, seconds=seconds,
+                                     stages=stage)
         if result.verdict == "violation":
             break
     assert result is not None
-    return dataclasses.replace(result, confidence=float(confidence), samples=spent, seconds=seconds,
-                               stages=schedule.index(budget) + 1)
+    return result
 
 
 def _stage_confidence(confidence: float, stages: int) -> float:

@@ -17,7 +17,7 @@ from scipy.stats import binom
 
 from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.mechanisms.parameters import InvalidParameterError
-from dpcert.proofs.audit import AuditResult, audit, cp_lower, cp_upper, eps_lower_bound
+from dpcert.proofs.audit import AuditResult, AuditStopped, audit, cp_lower, cp_upper, eps_lower_bound
 from dpcert.proofs.audit import core as audit_core
 
 STRICT = 1 - 1e-6
@@ -385,6 +385,24 @@ def test_an_eps_delta_audit_of_the_gaussian_mechanism_neither_flags_it_nor_misse
     assert _gaussian_eps(_SIGMA_1 * 2 / 3, 1e-5) > 1.5
     caught = audit(weaker, eps=1, delta="1e-5", samples=4_000_000, confidence=STRICT, seed=1)
     assert caught.verdict == "violation" and caught.recheck()
+
+
+def test_a_staged_audit_whose_sampler_fails_later_keeps_the_finished_stages():
+    """A sampler that raises once asked for 10^5 samples: the first stage (10^4 per input) is kept in the error, valid
+    at the confidence asked for (stopping there is one of the schedule's stopping points)."""
+    def fragile(x, size, rng):
+        if size > 20_000:  # chunks of the second stage's selection half (50,000 per input)
+            raise RuntimeError("out of entropy")
+        return rng.binomial(1, 0.5 + 0.1 * x, size)
+
+    message = r"out of entropy \(in stage 2, 100000 samples per input; the 1 finished stages found an eps lower bound"
+    with pytest.raises(AuditStopped, match=message) as stopped:
+        audit(fragile, eps=1, pairs=[(0, 1)], samples="auto", confidence=0.99, seed=1, chunk=50_000)
+    partial = stopped.value.partial
+    assert partial.stages == 1 and partial.samples == 2 * 10_000 and partial.confidence == 0.99 and partial.recheck()
+    with pytest.raises(InvalidParameterError, match="out of entropy") as first:  # nothing finished: the plain error
+        audit(lambda x, size, rng: fragile(x, 10**6, rng), eps=1, pairs=[(0, 1)], samples="auto", seed=1)
+    assert not isinstance(first.value, AuditStopped)
 
 
 def test_a_word_other_than_auto_is_not_a_budget():
