@@ -32,7 +32,8 @@ import numpy as np
 
 from dpcert.mechanisms.base import ContinuousMechanism, FiniteMechanism, Mechanism
 from dpcert.mechanisms.neighbours import WithinDistance
-from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_unit_interval, to_exact
+from dpcert.mechanisms.parameters import (InvalidParameterError, require_eps, require_int, require_unit_interval,
+                                          to_exact)
 from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
 from dpcert.proofs.audit.events import is_continuous, select_event, vector_bounds
 from dpcert.proofs.audit.patterns import statdp_patterns
@@ -167,7 +168,8 @@ def _tuples(value: object) -> object:
     return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
-def _resolve_pairs(target: object, pairs: Sequence[tuple[Hashable, Hashable]] | None) -> list[tuple[Hashable, Hashable]]:
+def _resolve_pairs(target: object, pairs: Sequence[tuple[Hashable, Hashable]] | None
+                   ) -> list[tuple[Hashable, Hashable]]:
     if pairs is None:
         if hasattr(target, "neighbour_pairs"):
             pairs = list(target.neighbour_pairs())

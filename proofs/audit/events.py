@@ -205,7 +205,8 @@ class LatticeEvent(Event):
     cells: frozenset
 
     def count(self, outputs: np.ndarray) -> int:
-        return int(np.isin(lattice_cells(outputs), np.fromiter(self.cells, dtype=np.int64, count=len(self.cells))).sum())
+        cells = np.fromiter(self.cells, dtype=np.int64, count=len(self.cells))
+        return int(np.isin(lattice_cells(outputs), cells).sum())
 
     def describe(self) -> str:
         pairs = sorted((c // 4096 - 1100, c % 4096 - 1100) for c in self.cells if c >= 0)

@@ -31,19 +31,27 @@ def _build(name: str, raw: dict[str, str], eps: str):
 @click.command("audit")
 @click.argument("mechanism")
 @param_option
-@click.option("--eps", required=True, help="claimed eps, in [10^-300, 10^4]; also the mechanism's eps unless --param eps=... is given")
+@click.option("--eps", required=True,
+              help="claimed eps, in [10^-300, 10^4]; also the mechanism's eps unless --param eps=... is given")
 @click.option("--delta", default="0", show_default=True, help="claimed delta in [0, 1)")
-@click.option("--samples", required=True, help="samples per input (half select events, half confirm), in [2, 10^7] and at most 4e7 over all inputs; or auto: 10^4, 10^5, 10^6, then the most allowed, until a violation is found, the confidence split over the stages")
-@click.option("--max-samples", default=None, help="with --samples auto: the largest budget per input tried, an integer in "
-                                                 "[2, 10^7] and at most 4e7 over all inputs (default: the most allowed)")
+@click.option("--samples", required=True,
+              help="samples per input (half select events, half confirm), in [2, 10^7] and at most 4e7 over all "
+                   "inputs; or auto: 10^4, 10^5, 10^6, then the most allowed, until a violation is found, the "
+                   "confidence split over the stages")
+@click.option("--max-samples", default=None,
+              help="with --samples auto: the largest budget per input tried, an integer in [2, 10^7] and at most 4e7 "
+                   "over all inputs (default: the most allowed)")
 @click.option("--confidence", default=0.95, show_default=True, type=float, help="confidence in (0, 1)")
-@click.option("--seed", default=None, help="seed of the run, an integer >= 0 (default: drawn fresh and printed, so reruns are "
-                                          "independent and each is reproducible from its output)")
-@click.option("--floating-point", is_flag=True, help="also try events on the float64 bits of scalar outputs (which "
-                                                     "doubles are reachable: Mironov's attack on float noise)")
+@click.option("--seed", default=None,
+              help="seed of the run, an integer >= 0 (default: drawn fresh and printed, so reruns are independent "
+                   "and each is reproducible from its output)")
+@click.option("--floating-point", is_flag=True,
+              help="also try events on the float64 bits of scalar outputs (which doubles are reachable: Mironov's "
+                   "attack on float noise)")
 @json_option
 def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str, samples: str,
-                  max_samples: str | None, confidence: float, seed: str | None, floating_point: bool, as_json: bool) -> None:
+                  max_samples: str | None, confidence: float, seed: str | None, floating_point: bool,
+                  as_json: bool) -> None:
     """Audit MECHANISM's claimed (eps, delta)-DP statistically: an eps lower bound at a stated confidence.
 
     Exit 1 when the lower bound exceeds the claimed eps (violation), 0 otherwise.
@@ -56,7 +64,8 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
     with progress_bar() as bar:
         task = bar.add_task(f"auditing {mechanism}", total=None)
         result = audit(target, eps=eps, delta=delta, samples=samples, confidence=confidence, seed=seed,
-                       floating_point=floating_point, max_samples=max_samples, progress=lambda done, total: bar.update(task, completed=done, total=total))
+                       floating_point=floating_point, max_samples=max_samples,
+                       progress=lambda done, total: bar.update(task, completed=done, total=total))
     table = Table(title=f"audit {mechanism}: claimed eps={result.claimed_eps}, delta={result.claimed_delta}")
     table.add_column("quantity")
     table.add_column("value")
@@ -69,7 +78,8 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
     if result.witness is not None:
         w = result.witness
         rows += [("x", str(w.x)), ("x'", str(w.x_prime)), ("event", w.event),
-                 ("P(E|x)", f"{w.p:.6g} (>= {w.p_lower:.6g})"), ("P(E|x')", f"{w.p_prime:.6g} (<= {w.p_prime_upper:.6g})")]
+                 ("P(E|x)", f"{w.p:.6g} (>= {w.p_lower:.6g})"),
+                 ("P(E|x')", f"{w.p_prime:.6g} (<= {w.p_prime_upper:.6g})")]
     for row in rows:
         table.add_row(*row)
     emit(as_json, result.as_json(), table)
