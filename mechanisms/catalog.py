@@ -35,13 +35,16 @@ from dpcert.mechanisms.unary_encoding import MAX_K as UE_MAX_K
 from dpcert.mechanisms.unary_encoding import UnaryEncoding
 from dpcert.mechanisms.metric_user_level.gkrr import MAX_CLUSTER_SIZE, MAX_ENUMERATED_POINTS, GeneralizedKRR
 from dpcert.mechanisms.metric_user_level.hadamard import MAX_ENUMERATED_HADAMARD_K, MAX_HADAMARD_K, HadamardResponse
+from dpcert.mechanisms.zoo.geometric import DENOMINATOR_BITS, GEOSAMPLE_EPS_RANGE, TruncatedGeometric
 from dpcert.mechanisms.zoo.histogram import BINS_RANGE, Histogram, HistogramWrongScale
 from dpcert.mechanisms.zoo.laplace import COPIES_RANGE, GRANULARITY_RANGE, LaplaceExact, LaplaceFloat, LaplaceParallel
 from dpcert.mechanisms.zoo.noisy_max import QUERIES_RANGE as NOISY_MAX_QUERIES
 from dpcert.mechanisms.zoo.noisy_max import NoisyMax, NoisyMaxExponential, NoisyMaxExponentialValue, NoisyMaxValue
+from dpcert.mechanisms.zoo.prefix_sum import QUERIES_RANGE as PREFIX_SUM_QUERIES
+from dpcert.mechanisms.zoo.prefix_sum import PrefixSum
 from dpcert.mechanisms.zoo.rappor import OneTimeRappor, Rappor
 from dpcert.mechanisms.zoo.svt import QUERIES_RANGE as SVT_QUERIES
-from dpcert.mechanisms.zoo.svt import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6
+from dpcert.mechanisms.zoo.svt import CUTOFF_RANGE, SVT1, SVT2, SVT3, SVT4, SVT5, SVT6, NumericalSVT, SVT34Parallel
 
 __all__ = ["MechanismEntry", "Parameter", "CATALOG", "make_mechanism", "parse_utilities"]
 
@@ -115,17 +118,28 @@ _RULE = Parameter("rule", "S0 rule: both-rated-equal | literal | both-positive",
 # The auditing zoo: eps defaults to the claim `dpcert audit --eps` states.
 _ZOO_EPS = Parameter("eps", f"noise parameter eps in {range_text(*EPS_RANGE)} (`dpcert audit`: the claimed --eps "
                             "unless given)")
-_SVT = (_ZOO_EPS, Parameter("m", f"number of queries, an integer in {range_text(*SVT_QUERIES)}", default="10"),
-        Parameter("T", "threshold, an exact number (1/2, 3)", default="1/2"))
+_QUERIES = Parameter("m", f"number of queries, an integer in {range_text(*SVT_QUERIES)}", default="10")
+_THRESHOLD = "threshold, an exact number (1/2, 3)"
+_SVT = (_ZOO_EPS, _QUERIES, Parameter("T", _THRESHOLD, default="1/2"))
+_CUTOFF_SVT = (_ZOO_EPS, _QUERIES, Parameter("T", _THRESHOLD, default="1"),
+               Parameter("c", f"above answers after which a run stops, an integer in {range_text(*CUTOFF_RANGE)}",
+                         default="2"))
 _NOISY_MAX = (_ZOO_EPS, Parameter("k", f"number of queries, an integer in {range_text(*NOISY_MAX_QUERIES)}",
                                   default="5"))
+_GEOSAMPLE = (Parameter("eps", f"noise parameter eps in {range_text(*GEOSAMPLE_EPS_RANGE)}, k = ceil(ln(2/eps)) "
+                              "(`dpcert audit`: the claimed --eps unless given)"),
+              Parameter("n", f"counts 0..n, an integer >= 1 with (2^(k+1) + 1)(2^k + 1)^(n-1) < 2^{DENOMINATOR_BITS} "
+                             "(n <= 19 at eps = 1/10)", default="5"))
 _BINS = (_ZOO_EPS, Parameter("bins", f"number of bins, an integer in {range_text(*BINS_RANGE)}", default="4"))
 _LYU = "(Lyu, Su, Li, VLDB 2017, Algorithm {})"
+_SNIPER = "DP-Sniper's {} at eps = 1/10"
 
 
-def _zoo(factory: type[Mechanism], parameters: tuple[Parameter, ...], summary: str) -> MechanismEntry:
-    """A zoo row: a sampler only, a negative control when the literature shows it is not private."""
-    return MechanismEntry(factory.name, factory, parameters, summary,
+def _zoo(factory: type[Mechanism], parameters: tuple[Parameter, ...], summary: str, *,
+         name: str | None = None) -> MechanismEntry:
+    """A zoo row: a sampler only, a negative control when the literature shows it is not private; ``name`` lists the
+    same sampler under another name (DP-Sniper's, where the zoo's own came first)."""
+    return MechanismEntry(name or factory.name, factory, parameters, summary,
                           negative_control=factory.expected_verdict == "not-private", sampler_only=True)
 
 
@@ -205,9 +219,24 @@ CATALOG: dict[str, MechanismEntry] = {
         _zoo(SVT6, _SVT, f"sparse vector without cutoff (not private) {_LYU.format(6)}"),
         _zoo(NoisyMax, _NOISY_MAX, "report noisy max: argmax of q + Lap(2/eps)"),
         _zoo(NoisyMaxValue, _NOISY_MAX, "noisy max returning the noisy value (not private; Ding et al., CCS 2018)"),
+        _zoo(NoisyMax, _NOISY_MAX, "noisy-max under DP-Sniper's name (Ding et al., CCS 2018, Algorithm 5)",
+             name="report-noisy-max1"),
         _zoo(NoisyMaxExponential, _NOISY_MAX, "report noisy max with exponential noise: argmax of q + Exp(2/eps)"),
+        _zoo(NoisyMaxValue, _NOISY_MAX, "noisy-max-value under DP-Sniper's name (not private; Ding et al., CCS 2018, "
+                                        "Algorithm 7)", name="report-noisy-max3"),
         _zoo(NoisyMaxExponentialValue, _NOISY_MAX, "noisy max with exponential noise returning the value (not "
                                                    "private; Ding et al., CCS 2018)"),
+        _zoo(NumericalSVT, _CUTOFF_SVT, "numerical sparse vector: above answers released with fresh Lap(3c/eps) "
+                                        f"noise (Wang et al., PLDI 2019; {_SNIPER.format('NumericalSVT')})"),
+        _zoo(SVT34Parallel, _CUTOFF_SVT, "sparse vector Algorithms 3 and 4 with cutoff c side by side (not private; "
+                                         f"{_SNIPER.format('SVT34Parallel')})"),
+        _zoo(PrefixSum, (_ZOO_EPS, Parameter("m", f"number of answers, an integer in "
+                                                  f"{range_text(*PREFIX_SUM_QUERIES)}", default="10")),
+             "prefix sums of q + Lap(1/eps): m eps-DP when every answer moves, not eps-DP "
+             f"({_SNIPER.format('PrefixSum')})"),
+        _zoo(TruncatedGeometric, _GEOSAMPLE,
+             "GeoSample on a count in [0, n]: ln(1 + 2^-k)-DP, ln(9/8) at eps = 1/10, so not eps-DP there (Balcer, "
+             "Vadhan 2018; DP-Sniper's TruncatedGeometricMechanism)"),
         _zoo(Histogram, _BINS, "histogram: counts + Lap(1/eps) per bin"),
         _zoo(HistogramWrongScale, _BINS, "histogram with Laplace scale eps (not eps-DP for eps < 1)"),
         _zoo(LaplaceFloat, (_ZOO_EPS,), "x + Lap(1/eps) by the textbook float64 inverse CDF (Mironov, CCS 2012)"),

@@ -6,7 +6,8 @@ seed, so the report is reproducible and a correct mechanism is flagged with prob
 
 References: Lyu, Su, Li, "Understanding the Sparse Vector Technique for Differential Privacy" (VLDB 2017),
 Algorithms 1-6; Ding, Wang, Wang, Zhang, Kifer, "Detecting Violations of Differential Privacy" (CCS 2018),
-Section 6 (noisy max returning the value, histogram with the wrong scale).
+Section 6 (noisy max returning the value, histogram with the wrong scale); Bichsel, Steffen, Bogunovic, Vechev,
+"DP-Sniper" (S&P 2021), whose mechanisms (github.com/eth-sri/dp-sniper, dpsniper/mechanisms/) the zoo also holds.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ _MIRONOV = "Mironov, \"On significance of the least significant bits for differe
 _DING_ALGORITHM = "Ding et al. (CCS 2018), Algorithm {}; DP-Sniper's ReportNoisyMax{}"
 _SNIPER = "Bichsel, Steffen, Bogunovic, Vechev, \"DP-Sniper\" (S&P 2021): {}"
 _RAPPOR = "Erlingsson, Pihur, Korolova, \"RAPPOR\" (CCS 2014), Theorem 1; " + _SNIPER
+_SHADOW = ("Wang, Ding, Wang, Kifer, Zhang, \"Proving differential privacy with shadow execution\" (PLDI 2019); "
+           + _SNIPER)
+_GEOSAMPLE = "Balcer, Vadhan, \"Differential privacy on finite computers\" (ITCS 2018), Algorithm 4.8; " + _SNIPER
 
 
 def _audited(name: str, eps: str, samples: int):
@@ -57,8 +61,10 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("svt4", _LYU.format(4), "1", 400_000, _R, "only (1 + 6c) eps / 4-private: 7/4 at c = 1"),
     _claim("svt5", _LYU.format(5), "1/10", 10_000, _R, "not private: no threshold noise"),
     _claim("svt6", _LYU.format(6), "1/10", 1_000_000, _R, "not private: answers every query"),
-    _claim("noisy-max", _DING, "1/10", 200_000, _U, "private: returns the index"),
-    _claim("noisy-max-value", _DING, "1/10", 1_000_000, _R, "not private: returns the noisy value"),
+    _claim("noisy-max", _DING_ALGORITHM.format(5, 1), "1/10", 200_000, _U,
+           "private: returns the index; also named report-noisy-max1"),
+    _claim("noisy-max-value", _DING_ALGORITHM.format(7, 3), "1/10", 1_000_000, _R,
+           "not private: returns the noisy value; also named report-noisy-max3"),
     _claim("report-noisy-max2", _DING_ALGORITHM.format(6, 2), "1/10", 200_000, _U,
            "private: the index under exponential noise"),
     _claim("report-noisy-max4", _DING_ALGORITHM.format(8, 4), "1/10", 1_000_000, _R,
@@ -72,6 +78,15 @@ CLAIMS: tuple[Claim, ...] = (
            "private: the permanent response is eps-DP, the instantaneous one post-processing"),
     _claim("one-time-rappor", _RAPPOR.format("OneTimeRappor"), "8*log(21/19)", 100_000, _U,
            "private: the permanent response of filters differing in at most 8 bits"),
+    _claim("numerical-svt", _SHADOW.format("NumericalSVT"), "1/10", 30_000, _U,
+           "private: eps/3 for the threshold, eps/3 for the query noise, eps/3 for the c released answers"),
+    _claim("svt34-parallel", "Lyu, Su, Li (VLDB 2017), Algorithms 3 and 4; " + _SNIPER.format("SVT34Parallel"), "2",
+           20_000, _R, "not private: releases Algorithm 3's noisy answers, and Algorithm 4's half alone is 13/4 "
+           "eps-DP at c = 2; eps = 2 is caught with 2 * 10^4 samples per input, DP-Sniper's 1/10 takes 10^6 here"),
+    _claim("prefix-sum", _SHADOW.format("PrefixSum"), "1/10", 60_000, _R,
+           "not private when every answer moves by 1: m eps-DP, 1 at m = 10"),
+    _claim("truncated-geometric", _GEOSAMPLE.format("TruncatedGeometricMechanism"), "1/10", 3_000_000, _R,
+           "not private: k = ceil(ln 20) = 3 makes it ln(9/8) = 0.118-DP"),
     _claim("laplace-float", _MIRONOV, "1/10", 200_000, _U,
            "not private through the low bits of doubles; this audit's events do not look at low bits, so it "
            "is expected to stay undecided"),
