@@ -8,18 +8,17 @@ output with a coordinate k that takes few values (an index, a flag), the same ha
 last one, and its released noisy answer is small", which one-coordinate events cannot express.
 
 For vector outputs two scores join them, each thresholded like a coordinate: a logistic regression of "drawn under
-x" on the coordinates or on their sides of the medians (scikit-learn, fitted on part of the selection sample;
-DP-Sniper's idea: Bichsel et al., S&P 2021), and a naive Bayes score, the sum over coordinates of the log frequency
-ratio of each coordinate's value (or side), counted on the whole selection sample: the exact log likelihood ratio
-when the coordinates are independent given the input. They combine coordinates (twenty noisy copies of one answer)
-and see through huge discrete output spaces (a 20-bit RAPPOR report), where a set of outputs chosen one by one
-overfits.
+x" on the coordinates (scikit-learn, fitted on part of the selection sample; DP-Sniper's idea: Bichsel et al., S&P
+2021), and a naive Bayes score, the sum over coordinates of the log frequency ratio of each coordinate's value or of
+its side of the pooled median, counted on the selection sample: the exact log likelihood ratio when the coordinates
+are independent given the input (and, for sides, the shape of Laplace noise's). They combine coordinates (twenty
+noisy copies of one answer) and see through huge discrete output spaces (a 20-bit RAPPOR report), where a set of
+outputs chosen one by one overfits.
 
 Every choice is made on a held-out part of the selection sample: each family's event is fitted on the rest, the
-family whose event bounds best on the held-out part wins and is then fitted on the whole selection sample, and that
-held-out bound is the value by which the audit picks its pair. So a family with many candidates (sets, thousands of
-half-lines) does not win on its own optimism, and everything stays on the selection sample: the confirmation
-sample's bound keeps its confidence.
+event that bounds best on the held-out part wins, and that held-out bound is the value by which the audit picks its
+pair. So a family with many candidates (sets, thousands of half-lines) does not win on its own optimism, and
+everything stays on the selection sample: the confirmation sample's bound keeps its confidence.
 
 With ``floating_point``, scalar float64 outputs are also seen through their binary representation (Mironov,
 "On significance of the least significant bits for differential privacy", CCS 2012): each output's lattice cell
@@ -57,9 +56,6 @@ _PREFIXES = 4096
 
 HELD_OUT = 0.3
 """The share of the selection sample that decides between event families and between pairs."""
-
-HELD_OUT_ROWS = 1_000_000
-"""The most selection samples per input the choice between families looks at (the winner then uses them all)."""
 
 
 class Event:
@@ -165,21 +161,17 @@ class ConditionedThresholdEvent(Event):
 
 @dataclass(frozen=True)
 class ScoreEvent(Event):
-    """``w . f(y) >= t`` (or ``<= t``): a threshold on a linear score of the output's coordinates, f the identity or,
-    with ``centres``, each coordinate's side of its centre, (sign(y_j - c_j) + 1) / 2 (robust to heavy tails)."""
+    """``w . y >= t`` (or ``<= t``): a threshold on a linear score of the output's coordinates."""
 
     weights: tuple[float, ...]
     inner: ThresholdEvent
-    centres: tuple[float, ...] | None = None
 
     def count(self, outputs: np.ndarray) -> int:
-        return self.inner.count(_scores(outputs, self.weights, self.centres))
+        return self.inner.count(_scores(outputs, self.weights))
 
     def describe(self) -> str:
-        terms = " + ".join(f"{w:.4g} {'y' if self.centres is None else 's'}[{j}]"
-                           for j, w in enumerate(self.weights) if w)
-        sides = "" if self.centres is None else f" (s[j] = (sign(y[j] - c[j]) + 1) / 2, c = {list(self.centres)!r})"
-        return f"{terms or '0'} {self.inner.direction} {self.inner.threshold!r}{sides}"
+        terms = " + ".join(f"{w:.4g} y[{j}]" for j, w in enumerate(self.weights) if w)
+        return f"{terms or '0'} {self.inner.direction} {self.inner.threshold!r}"
 
 
 def lattice_cells(outputs: np.ndarray) -> np.ndarray:
@@ -258,15 +250,10 @@ def _bin_edges(pooled: np.ndarray) -> tuple[tuple[float, ...], ...]:
     return tuple(edges)
 
 
-def _features(outputs: np.ndarray, centres: tuple[float, ...] | None) -> np.ndarray:
-    values = np.asarray(outputs, dtype=float)
-    return values if centres is None else (np.sign(values - np.asarray(centres)) + 1) / 2
-
-
-def _scores(outputs: np.ndarray, weights: tuple[float, ...], centres: tuple[float, ...] | None = None) -> np.ndarray:
-    """w . f(y) for every row, 250,000 rows at a time (the features of a whole sample would double its memory)."""
+def _scores(outputs: np.ndarray, weights: tuple[float, ...]) -> np.ndarray:
+    """w . y for every row, 250,000 rows at a time (a whole sample in float64 would double its memory)."""
     w = np.asarray(weights, dtype=float)
-    return np.concatenate([_features(outputs[i: i + _SCORE_ROWS], centres) @ w
+    return np.concatenate([np.asarray(outputs[i: i + _SCORE_ROWS], dtype=float) @ w
                            for i in range(0, len(outputs), _SCORE_ROWS)]) if len(outputs) else np.zeros(0)
 
 
@@ -309,17 +296,15 @@ def vector_bounds(k: np.ndarray, k2: np.ndarray, n: float, n2: float, alpha: flo
 def select_event(a: np.ndarray, b: np.ndarray, continuous: bool, n_confirm: int, alpha: float,
                  delta: float, *, floating_point: bool = False) -> tuple[Event, float]:
     """The candidate event for P(E|a) vs P(E|b), counts scored as if from ``n_confirm`` samples (the frequencies
-    rescaled); returns (event, value). The family is the one whose event, fitted on the first part of the selection
-    sample, bounds best on the held-out rest, and ``value`` is that held-out bound, an honest guide to compare pairs
-    by (the winner is then fitted on the whole selection sample). Samples too small to split (under 100) use the
-    first family and its own score. With ``floating_point``, scalar float64 outputs also get the lattice events (see
-    the module)."""
-    scale_a, scale_b = n_confirm / len(a), n_confirm / len(b)
+    rescaled); returns (event, value). Each family's event is fitted on the first part of the selection sample; the
+    one that bounds best on the held-out rest is returned, and ``value`` is that held-out bound, an honest guide to
+    compare pairs by. (Fitting the winner again on the whole selection sample would choose a new threshold in-sample,
+    and in a tail that choice is optimistic.) Samples too small to split (under 100) use the first family and its own
+    score. With ``floating_point``, scalar float64 outputs also get the lattice events (see the module)."""
     families = _families(a, continuous, floating_point)
     if min(len(a), len(b)) < 100:
-        return families[0](a, b, scale_a, scale_b, n_confirm, alpha, delta)
-    family, value = _held_out_choice(families, a, b, n_confirm, alpha, delta)
-    return family(a, b, scale_a, scale_b, n_confirm, alpha, delta)[0], value
+        return families[0](a, b, n_confirm / len(a), n_confirm / len(b), n_confirm, alpha, delta)
+    return _held_out_choice(families, a, b, n_confirm, alpha, delta)
 
 
 def _families(a: np.ndarray, continuous: bool, floating_point: bool) -> tuple:
@@ -327,38 +312,36 @@ def _families(a: np.ndarray, continuous: bool, floating_point: bool) -> tuple:
     vector outputs or the lattice cells of scalar doubles."""
     own = _select_threshold if continuous else _select_set
     if a.ndim == 2 and a.shape[1] >= 2 and a.dtype.kind in "biuf":
-        return own, _select_score, _select_side_score, _select_bin_score
+        return own, _select_score, _select_bin_score
     if floating_point and a.ndim == 1 and a.dtype == np.float64:
         return own, _select_lattice
     return (own,)
 
 
-def _held_out_choice(families, a, b, n, alpha, delta):
-    """(family, value): the family whose event, selected on the first 1 - HELD_OUT of ``a`` and ``b`` (their first
-    HELD_OUT_ROWS), bounds best on the rest, and that bound."""
-    a, b = a[:HELD_OUT_ROWS], b[:HELD_OUT_ROWS]
+def _held_out_choice(families, a, b, n, alpha, delta) -> tuple[Event, float]:
+    """(event, value): of the families' events, each selected on the first 1 - HELD_OUT of ``a`` and ``b``, the one
+    that bounds best on the rest, and that bound. All of the selection sample takes part: a rare event (the tail of a
+    noisy maximum) shows on the held-out part only when that part is large."""
     cut_a, cut_b = int(len(a) * (1 - HELD_OUT)), int(len(b) * (1 - HELD_OUT))
-    best, best_value = families[0], -1.0
+    held_a, held_b = a[cut_a:], b[cut_b:]
+    best: tuple[Event, float] | None = None
     for family in families:
         event, _ = family(a[:cut_a], b[:cut_b], n / cut_a, n / cut_b, n, alpha, delta)
         if event is None:
             continue
-        held_a, held_b = a[cut_a:], b[cut_b:]
         value = float(vector_bounds([event.count(held_a) * n / len(held_a)], [event.count(held_b) * n / len(held_b)],
                                     n, n, alpha, delta)[0])
-        if value > best_value:
-            best, best_value = family, value
-    return best, best_value
+        if best is None or value > best[1]:
+            best = (event, value)
+    assert best is not None  # the first family always has an event
+    return best
 
 
-def _select_score(a, b, scale_a, scale_b, n, alpha, delta, *, sides: bool = False) -> tuple[Event | None, float]:
-    """The best half-line of a logistic regression's linear score of the coordinates, or (``sides``) of their sides
-    of the pooled medians (see the module)."""
+def _select_score(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event | None, float]:
+    """The best half-line of a logistic regression's linear score of the coordinates (see the module)."""
     from sklearn.linear_model import LogisticRegression
 
-    centres = tuple(float(c) for c in np.median(np.vstack([a[:SCORE_FIT_ROWS], b[:SCORE_FIT_ROWS]]), axis=0)) \
-        if sides else None
-    fit_a, fit_b = _features(a[:SCORE_FIT_ROWS], centres), _features(b[:SCORE_FIT_ROWS], centres)
+    fit_a, fit_b = np.asarray(a[:SCORE_FIT_ROWS], dtype=float), np.asarray(b[:SCORE_FIT_ROWS], dtype=float)
     features = np.vstack([fit_a, fit_b])
     centre, spread = features.mean(axis=0), features.std(axis=0)
     spread = np.where(spread > 0, spread, 1.0)
@@ -367,13 +350,8 @@ def _select_score(a, b, scale_a, scale_b, n, alpha, delta, *, sides: bool = Fals
     weights = tuple(float(w) for w in model.coef_[0] / spread)
     if not any(weights):
         return None, 0.0
-    inner, score = _best_half_line(_scores(a, weights, centres), _scores(b, weights, centres), scale_a, scale_b, n,
-                                   alpha, delta)
-    return (None, 0.0) if inner is None else (ScoreEvent(weights, inner, centres), score)
-
-
-def _select_side_score(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event | None, float]:
-    return _select_score(a, b, scale_a, scale_b, n, alpha, delta, sides=True)
+    inner, score = _best_half_line(_scores(a, weights), _scores(b, weights), scale_a, scale_b, n, alpha, delta)
+    return (None, 0.0) if inner is None else (ScoreEvent(weights, inner), score)
 
 
 def _select_bin_score(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event | None, float]:

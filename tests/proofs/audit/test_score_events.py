@@ -30,7 +30,6 @@ def _laplace_parallel(scale):
 
 def _without_scores(monkeypatch):
     monkeypatch.setattr(events_module, "_select_score", lambda *args, **kwargs: (None, 0.0))
-    monkeypatch.setattr(events_module, "_select_side_score", lambda *args: (None, 0.0))
     monkeypatch.setattr(events_module, "_select_bin_score", lambda *args: (None, 0.0))
 
 
@@ -124,9 +123,6 @@ def test_a_score_event_counts_what_it_describes():
     event = ScoreEvent((1.0, -2.0), ThresholdEvent(None, 0.5, ">="))
     outputs = np.array([[1.0, 0.0], [1.0, 1.0], [3.0, 1.0]])
     assert event.count(outputs) == 2 and event.describe() == "1 y[0] + -2 y[1] >= 0.5"
-    outputs = np.array([[2.0, -1.0], [0.0, 0.0], [5.0, 3.0]])  # sides: 1 + 0, 1/2 + 1/2, 1 + 1
-    assert ScoreEvent((1.0, 1.0), ThresholdEvent(None, 1.0, ">="), centres=(0.0, 0.0)).count(outputs) == 3
-    assert ScoreEvent((1.0, 1.0), ThresholdEvent(None, 1.5, ">="), centres=(0.0, 0.0)).count(outputs) == 1
 
 
 def test_real_vectors_are_chosen_on_in_float32_and_events_still_count_the_float64_outputs():
