@@ -58,6 +58,8 @@ MIN_STEP_EXPONENT, MAX_STEP_EXPONENT = 4, 34
 """The grid step is unit / 2^m with m in [4, 34]."""
 
 MAX_TILT = 2000.0
+TILT_EXPONENT = 300.0
+"""The most tilt * (width of the composed loss window) a plan uses (see ``_plan``)."""
 """Tilts above this gain nothing (pure-DP losses are bounded) and stretch the float range."""
 
 DELTA_RANGE = (1e-300, 1.0)
@@ -182,6 +184,9 @@ class NumericalComposition:
             at = value if delta is not None else eps
             low = min(low, mean - 14 * spread - span)
             high = max(high, max(at, mean) + 14 * spread + span)
+        # a tilt weighs the window's top by e^(tilt * width): past e^300 the top atom alone counts (a few pure-DP
+        # steps, whose Chernoff bound creeps down to the largest loss only as the order grows without end)
+        tilt = min(tilt, TILT_EXPONENT / max(high - low, 1e-300))
         eps_scale = worst if delta is not None else eps
         delta_scale = delta if delta is not None else math.exp(worst)
         unit = self._unit()
