@@ -7,7 +7,7 @@ outward rounding), reported as a :class:`~dpcert.accountant.bound_result.BoundRe
 conservative end and whose note says so. An exact rational too long to print (over
 :data:`MAX_EXACT_DIGITS` digits) is reported the same way, rounded outward to 40 significant digits.
 
-References: DESIGN.md "Numbers" (outward rounding).
+References: ARCHITECTURE.md "Numbers" (outward rounding).
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def rigorous_interval(expr: object) -> tuple[sympy.Rational, sympy.Rational]:
     10^-80 relative. If the enclosure contains 0, decide with
     :func:`dpcert.mechanisms.parameters.exact_sign`.
 
-    References: DESIGN.md "Numbers" (outward rounding).
+    References: ARCHITECTURE.md "Numbers" (outward rounding).
     """
     lo, hi = _iv_ends(_iv_tree(sympy.sympify(expr)))
     return _rational(lo), _rational(hi)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -11,7 +14,7 @@ from dpcert.mechanisms.neighbours import NeighbourRelation
 from dpcert.mechanisms.parameters import InvalidParameterError, UndecidedSignError
 from dpcert.proofs.certificate import Certificate, Verdict
 from dpcert.proofs.exact import check_finite
-from dpcert.proofs.guarantees import Guarantee, MetricDP
+from dpcert.proofs.guarantees import ApproxDP, Guarantee, MetricDP
 from dpcert.proofs.symbolic import check_family, check_symbolic
 
 __all__ = ["Claim", "ClaimOutcome", "check", "cited_in", "computed_claim", "deferred_instance_claim", "facts_outcome",
@@ -49,6 +52,15 @@ class Claim:
     requires: Callable[[], str | None] | None = None
     """What the claim needs beyond dpcert: returns why it cannot be decided here (e.g. the paper's data
     folder is absent), or None when it can. ``dpcert claims`` reports such a claim as skipped."""
+    command: str | None = None
+    """A shell command of another subcommand that re-derives the verdict from scratch (``dpcert verify ...``), where
+    one does; see :attr:`reproduce`."""
+
+    @property
+    def reproduce(self) -> str:
+        """The shell command that re-derives this claim's verdict and evidence from scratch: :attr:`command`, or
+        ``dpcert claims --id ID`` (which re-runs its decision, with the seeds the evidence names)."""
+        return self.command or f"dpcert claims --id {self.id}"
 
     def unavailable(self) -> str | None:
         """Why the claim cannot be decided on this machine, or None."""
@@ -85,8 +97,27 @@ def check(mechanism: Mechanism, guarantee: Guarantee, *, symbolic: bool = False,
 def mechanism_claim(id: str, source: str, name: str, parameters: Mapping[str, object], guarantee: Guarantee,
                     expected: Verdict, *, relation: NeighbourRelation | None = None, note: str = "") -> Claim:
     """A claim that the catalogued mechanism ``name`` at ``parameters`` satisfies ``guarantee``."""
-    return instance_claim(id, source, make_mechanism(name, raw=dict(parameters)), guarantee, expected,
-                          relation=relation, note=note)
+    claim = instance_claim(id, source, make_mechanism(name, raw=dict(parameters)), guarantee, expected,
+                           relation=relation, note=note)
+    return claim if relation is not None else dataclasses.replace(claim, command=_verify_command(name, parameters,
+                                                                                                  guarantee))
+
+
+def _verify_command(name: str, parameters: Mapping[str, object], guarantee: Guarantee) -> str:
+    """``dpcert verify NAME --param k=v ... --eps E [--delta D]``, in the command line's syntax (a tuple as 0,1,0)."""
+    def shown(value: object) -> str:
+        if not isinstance(value, (tuple, list)):
+            return str(value)
+        if any(isinstance(v, (tuple, list)) for v in value):
+            return json.dumps([list(v) for v in value], separators=(",", ":"))
+        return ",".join(str(v) for v in value)
+
+    words = ["dpcert", "verify", name]
+    for key, value in parameters.items():
+        words += ["--param", f"{key}={shown(value)}"]
+    words += ["--eps", str(guarantee.eps)] + (["--delta", str(guarantee.delta)] if isinstance(guarantee, ApproxDP)
+                                              else [])
+    return shlex.join(words)
 
 
 def instance_claim(id: str, source: str, mechanism: Mechanism, guarantee: Guarantee, expected: Verdict, *,

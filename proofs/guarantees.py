@@ -11,6 +11,12 @@ from dpcert.mechanisms.parameters import require_positive, require_unit_interval
 __all__ = ["PureDP", "ApproxDP", "MetricDP", "Guarantee"]
 
 
+def _shown(value: sympy.Expr) -> str:
+    """A parameter as people read it: ``log(3) - 1/1000`` (largest term first), in parentheses when it is a sum."""
+    text = sympy.sstr(value, order="rev-lex")
+    return f"({text})" if isinstance(value, sympy.Add) else text
+
+
 @dataclass(frozen=True)
 class PureDP:
     """eps-DP: P(y | x) <= e^eps P(y | x') for all neighbours x, x' and outputs y."""
@@ -21,7 +27,7 @@ class PureDP:
         object.__setattr__(self, "eps", require_positive("eps", self.eps))
 
     def __str__(self) -> str:
-        return f"{self.eps}-DP"
+        return f"{_shown(self.eps)}-DP"
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,7 @@ class ApproxDP:
         object.__setattr__(self, "delta", require_unit_interval("delta", self.delta))
 
     def __str__(self) -> str:
-        return f"({self.eps}, {self.delta})-DP"
+        return f"({sympy.sstr(self.eps, order='rev-lex')}, {sympy.sstr(self.delta, order='rev-lex')})-DP"
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ class MetricDP:
         object.__setattr__(self, "eps", require_positive("eps", self.eps))
 
     def __str__(self) -> str:
-        return f"{self.eps}-metric-DP"
+        return f"{_shown(self.eps)}-metric-DP"
 
 
 Guarantee = PureDP | ApproxDP | MetricDP

@@ -8,6 +8,9 @@ Loaded automatically (entry point ``pytest11: dpcert``). It provides
 - ``--dpcert-derandomize`` (also on whenever the environment variable ``CI`` is set): seeds not passed
   explicitly are derived from the test's node id, so CI runs are reproducible.
 
+A failing assertion's traceback ends at the test's own line: the plugin's frames are hidden
+(``__tracebackhide__``), as pytest's own helpers do.
+
 False-failure statement. Each assertion runs ``votes`` audits with independent derived seeds, each at
 confidence 1 - f (f = ``false_failure``), and fails only when a strict majority, k = floor(votes/2) + 1,
 report a violation. For a mechanism that does satisfy the claim, each audit reports a violation with
@@ -59,6 +62,7 @@ def false_failure_bound(votes: int, false_failure: float) -> float:
 
 
 def _check_votes(votes: object, false_failure: object) -> tuple[int, float]:
+    __tracebackhide__ = True
     from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 
     votes = require_int("votes", votes, minimum=1, maximum=101)
@@ -75,6 +79,7 @@ def _current() -> tuple[int | None, bool]:
 
 def _base_seed(seed: int | None, label: str) -> int:
     """The explicit seed; else one from the test's node id (derandomised runs); else fresh entropy."""
+    __tracebackhide__ = True
     if seed is not None:
         from dpcert.mechanisms.parameters import require_int
 
@@ -110,6 +115,7 @@ def _label(mechanism: object) -> str:
 def _decide(runs: list[list], votes: int, false_failure: float, claim: str, label: str, base: int,
             budget: int) -> list:
     """Fail when a strict majority of the votes (each a list of audit results) contain a violation."""
+    __tracebackhide__ = True
     flagged = [run for run in runs if any(r.verdict == "violation" for r in run)]
     if len(flagged) < votes // 2 + 1:
         return [r for run in runs for r in run]
@@ -146,6 +152,7 @@ def assert_dp(mechanism: object, eps: object, *, delta: object = 0,
     Returns:
         Every audit's :class:`~dpcert.proofs.audit.AuditResult` when the assertion passes.
     """
+    __tracebackhide__ = True  # pytest shows a failure at the caller's line, not in the plugin's frames
     from dpcert.proofs.audit import audit
 
     votes, false_failure = _check_votes(votes, false_failure)
@@ -174,6 +181,7 @@ def assert_metric_dp(mechanism: object, eps: object, *, metric: object, pairs: S
     References: Chatzikokolakis et al., "Broadening the scope of differential privacy using metrics"
     (PETS 2013), Definition 1.
     """
+    __tracebackhide__ = True
     from dpcert.mechanisms.base import Mechanism
     from dpcert.mechanisms.neighbours import Metric
     from dpcert.mechanisms.parameters import InvalidParameterError, require_positive
@@ -248,5 +256,6 @@ class _Assertions:
 
 @pytest.fixture
 def dp_assert() -> _Assertions:
-    """The plugin's assertions: ``dp_assert.dp`` is :func:`assert_dp`, ``dp_assert.metric_dp`` :func:`assert_metric_dp`."""
+    """The plugin's assertions: ``dp_assert.dp`` is :func:`assert_dp`, ``dp_assert.metric_dp``
+    :func:`assert_metric_dp`."""
     return _Assertions()

@@ -5,18 +5,20 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from dpcert.mechanisms.parameters import InvalidParameterError
 
-__all__ = ["console", "emit", "json_option", "param_option", "parse_params", "progress_bar", "strict_json"]
+__all__ = ["console", "emit", "fields_table", "json_option", "param_option", "parse_params", "progress_bar", "shown",
+           "strict_json"]
 
-console = Console(width=None if sys.stdout.isatty() else 120)
+console = Console(width=None if sys.stdout.isatty() else 100)
 _errors = Console(stderr=True)
 
 param_option = click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
@@ -38,13 +40,19 @@ def parse_params(items: Sequence[str]) -> dict[str, str]:
     return params
 
 
-def _finite(value: object, where: str) -> object:
-    """``value`` with every infinite float written as the string "inf" / "-inf" (JSON has no infinity)."""
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # numpy scalars
+def _python_scalar(value: object) -> object:
+    """A numpy scalar as the Python scalar it holds (its ``str`` when it has none); anything else unchanged."""
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
         try:
-            value = value.item()
+            return value.item()
         except (TypeError, ValueError):
             return str(value)
+    return value
+
+
+def _finite(value: object, where: str) -> object:
+    """``value`` with every infinite float written as the string "inf" / "-inf" (JSON has no infinity)."""
+    value = _python_scalar(value)
     if isinstance(value, float):
         if math.isnan(value):
             raise ValueError(f"{where} is NaN: an internal error, not an answer")
@@ -64,6 +72,32 @@ def strict_json(payload: Mapping[str, object]) -> str:
     and raises. Objects JSON does not know (sympy numbers, paths) are written as their ``str``.
     """
     return json.dumps(_finite(payload, "payload"), indent=2, default=str, allow_nan=False)
+
+
+def shown(value: object, *, decimals: int | None = None) -> str:
+    """``value`` as a table shows it to a person (``--json`` keeps it exact): a float to 4 significant digits, or
+    to ``decimals`` places (seconds: 2); a bool as yes or no; a mapping as ``name=value, ...``; a list or tuple
+    comma-separated; anything else (integers, exact sympy numbers, text) as its ``str``."""
+    value = _python_scalar(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.{decimals}f}" if decimals is not None else f"{value:.4g}"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{name}={shown(v, decimals=decimals)}" for name, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(shown(v, decimals=decimals) for v in value)
+    return str(value)
+
+
+def fields_table(title: str, fields: Iterable[tuple[str, str]]) -> Table:
+    """A two-column table of (field, value) rows, the values already :func:`shown` (printed as text, not markup)."""
+    table = Table(title=title, show_header=False)
+    table.add_column("field", style="bold")
+    table.add_column("value")
+    for field, value in fields:
+        table.add_row(field, escape(value))
+    return table
 
 
 def emit(as_json: bool, payload: dict[str, object], table: Table | str) -> None:

@@ -4,15 +4,15 @@ recommenders on their lower-bound instance; PRIVACT on a social graph)."""
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
-from pathlib import Path
 
 import click
 import sympy
 from rich.table import Table
 
 from dpcert.mechanisms.parameters import InvalidParameterError, require_eps, require_int, require_positive
-from dpcert.proofs.cli.output import emit, json_option, param_option, parse_params, progress_bar
+from dpcert.proofs.cli.output import emit, fields_table, json_option, param_option, parse_params, progress_bar, shown
 
 __all__ = ["simulate_command"]
 
@@ -105,7 +105,8 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
     for name in ("N", "U", "w", "eps"):
         if name not in raw:
             raise InvalidParameterError(f"simulate {algorithm} needs --param {name}=VALUE")
-    N = require_int("N", raw.pop("N"), minimum=2, maximum=PAIRWISE_N_MAX if algorithm == "pairwise-preference" else N_MAX)
+    N = require_int("N", raw.pop("N"), minimum=2,
+                    maximum=PAIRWISE_N_MAX if algorithm == "pairwise-preference" else N_MAX)
     U = require_int("U", raw.pop("U"), minimum=1, maximum=U_MAX)
     w = require_int("w", raw.pop("w"), minimum=1, maximum=N, maximum_name="N")
     eps = require_eps("eps", raw.pop("eps"))
@@ -125,7 +126,8 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
             block_size = raw.get("block_size", max(1, N // w))
             if sympy.ceiling(eps) * block_size > N:
                 raise InvalidParameterError(f"eps must be at most N // block_size = {N // block_size} (the default "
-                                            f"Q = ceil(eps) disjoint blocks of {block_size} items), or give Q. Got {eps}")
+                                            f"Q = ceil(eps) disjoint blocks of {block_size} items), or give Q. "
+                                            f"Got {eps}")
         _, Q, block_size = multi_maxsense_parameters(model, eps, Q=raw.get("Q"), block_size=raw.get("block_size"))
         per_user += N if 8 * Q * block_size > N else Q * block_size
         names = "U x (rated items w, or N when 8 w > N, + Q x block_size)"
@@ -153,8 +155,9 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
 
     privact: network (lastfm | delicious | douban, read from the data folder), eps_edge (per-edge eps,
     comma-separated for up to 10), iterations_per_node (default 250; the paper's 1000 takes minutes), graph
-    (real, the default, or generated: a random graph of the network's size), data_dir; reports the private
-    trees' quality against the non-private tree (the paper's Table 2).
+    (real, the default, or generated: a random graph of the network's size, said so in the output; not with
+    data_dir), data_dir; reports the private trees' quality against the non-private tree (the paper's Table 2).
+    A data folder named (data_dir, or $DPCERT_SOCIAL_GRAPHS) that lacks the network's files is an error.
 
     privact-recommend: network (lastfm | delicious; douban's ratings are not in the data), eps_edge (default
     1), iterations_per_node (default 20; the paper's 1000 runs through benchmarks/bench_privact_recommend.py),
@@ -181,7 +184,11 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
                "privact-serec": _simulate_privact_serec, "p-rec": _simulate_prec}
         run[algorithm](parse_params(params), seed, as_json)
         return
-    from dpcert.mechanisms.price_of_privacy import simulate_maxsense, simulate_multi_maxsense, simulate_pairwise_preference
+    from dpcert.mechanisms.price_of_privacy import (
+        simulate_maxsense,
+        simulate_multi_maxsense,
+        simulate_pairwise_preference,
+    )
 
     model, U, eps, raw = _recommender_inputs(algorithm, parse_params(params))
     run = {"maxsense": simulate_maxsense, "multi-maxsense": simulate_multi_maxsense,
@@ -191,20 +198,18 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
         result = run(model, U, eps, rng=seed, progress=lambda done, total: bar.update(task, completed=done),
                      **raw)
     payload = {**result.as_json(), "parameters": {"N": model.N, "U": U, "w": model.w, "eps": str(eps), "seed": seed}}
-    table = Table(title=f"simulate {algorithm}", show_header=False)
-    table.add_column("field", style="bold")
-    table.add_column("value")
-    for key, value in payload.items():
-        table.add_row(key, str(value))
-    emit(as_json, payload, table)
+    emit(as_json, payload, fields_table(f"simulate {algorithm}", [
+        (key.replace("_", " "), shown(value, decimals=2 if key == "seconds" else None))
+        for key, value in payload.items()]))
 
 
 def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bool, str | None]:
     """(network, eps_edge values, iterations_per_node, generated, data_dir): network one of Table 1's, 1 to 10
     eps_edge values each in require_eps's range, iterations_per_node in [0, 10^4] (default
     :data:`PRIVACT_DEFAULT_ITERATIONS`), graph ``real`` (default: the network's edge list, which must be found)
-    or ``generated`` (a G(n, m) graph of its size, only when asked for), data_dir an existing directory when
-    given; (eps_edge values + 1) x n x iterations_per_node at most :data:`PRIVACT_MOVES_MAX` with Table 1's n."""
+    or ``generated`` (a G(n, m) graph of its size, only when asked for, and then no data_dir), data_dir an existing
+    directory when given; (eps_edge values + 1) x n x iterations_per_node at most :data:`PRIVACT_MOVES_MAX` with
+    Table 1's n."""
     from dpcert.mechanisms.privact import TABLE1
     from dpcert.mechanisms.privact.graphs import edges_file
 
@@ -226,6 +231,9 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
     graph = raw.get("graph", "real")
     if graph not in _GRAPHS:
         raise InvalidParameterError(f"graph must be one of {', '.join(_GRAPHS)}. Got {graph!r}")
+    if graph == "generated" and "data_dir" in raw:  # named data are read or refused, never replaced
+        raise InvalidParameterError(f"data_dir is read only with graph=real (graph=generated reads no data). Got "
+                                    f"data_dir={raw['data_dir'][:80]!r} with graph=generated")
     # the ranges first, with Table 1's n (the LCC's; a generated stand-in's LCC is no larger), then the data
     _budget("GENTREE moves", "(eps_edge values + 1) x n x iterations_per_node",
             (len(eps_values) + 1) * TABLE1[raw["network"]][0] * per_node, PRIVACT_MOVES_MAX, "about a minute")
@@ -238,27 +246,31 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
 
 def _require_data(find: Callable[..., object], network: str, data_dir: str | None, files: str, *,
                   hint: str = "") -> None:
-    """``find(network, directory=data_dir)`` (a data file lookup), its missing-folder error said as data_dir's."""
-    from dpcert.mechanisms.privact.graphs import searched_folder
+    """``find(network, directory=data_dir)`` (a data file lookup), its missing-data error said as the error of
+    what named the folder: data_dir, else $DPCERT_SOCIAL_GRAPHS, else data_dir as what to give."""
+    from dpcert.mechanisms.privact.graphs import SOCIAL_GRAPHS_ENV, searched_folder
 
     try:
         find(network, directory=data_dir)
     except InvalidParameterError as error:
         if str(error).startswith(("network", "name")):
             raise
-        raise InvalidParameterError(f"data_dir must hold {network}/{files} (or set DPCERT_SOCIAL_GRAPHS{hint}). "
-                                    f"Looked in {searched_folder(directory=data_dir)[:200]!r}") from None
+        looked = f"Looked in {searched_folder(directory=data_dir)[:200]!r}"
+        if data_dir is not None:
+            raise InvalidParameterError(f"data_dir must hold {network}/{files}. {looked}") from None
+        if os.environ.get(SOCIAL_GRAPHS_ENV):
+            raise InvalidParameterError(f"{SOCIAL_GRAPHS_ENV} must name a folder holding {network}/{files} (or pass "
+                                        f"--param data_dir=FOLDER{hint}). {looked}") from None
+        raise InvalidParameterError(f"data_dir must hold {network}/{files} (or set {SOCIAL_GRAPHS_ENV}{hint}). "
+                                    f"{looked}") from None
 
 
 def _data_dir(data_dir: str | None) -> str | None:
-    """``data_dir`` when it names an existing directory (or is absent)."""
-    if data_dir is not None:
-        try:
-            exists = Path(data_dir).is_dir()
-        except (OSError, ValueError):  # a name too long, a NUL byte
-            exists = False
-        if not exists:
-            raise InvalidParameterError(f"data_dir must be an existing directory. Got {data_dir[:80]!r}")
+    """``data_dir`` when it names an existing directory (or is absent; an empty name is not the current one)."""
+    from dpcert.mechanisms.privact.graphs import social_graphs_dir
+
+    if data_dir is not None and (not data_dir or social_graphs_dir(directory=data_dir) is None):
+        raise InvalidParameterError(f"data_dir must be an existing directory. Got {data_dir[:80]!r}")
     return data_dir
 
 
@@ -352,7 +364,8 @@ def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
                "nonprivate_relative_utility": result.relative_utility,
                "private": [{"eps_edge": str(r.eps_edge), "eps_user": str(r.eps_user),
                             "relative_utility": r.relative_utility, "loss": r.loss} for r in result.private]}
-    table = Table(title=f"simulate privact: {graph.source}, n = {graph.n}, K = {result.K}")
+    shown_source = f"GENERATED {graph.name} graph, not the {network} data" if generated else graph.source
+    table = Table(title=f"simulate privact: {shown_source}, n = {graph.n}, K = {result.K}")
     for column in ("tree", "eps per edge", "eps per user", "Q_D / rho", "loss vs non-private"):
         table.add_column(column)
     table.add_row("non-private", "-", "-", f"{result.relative_utility:.3f}", "-")
@@ -420,7 +433,8 @@ def _simulate_privact_serec(raw: dict[str, str], seed: int, as_json: bool) -> No
         scores, (ndcg, map_) = table3.scores[name], TABLE3[table3.network][name]
         table.add_row(name, f"{scores.ndcg:.3e}", f"{float(ndcg):.3e}", f"{scores.map_code:.3e}", f"{float(map_):.3e}",
                       f"{scores.map_paper:.3e}", str(scores.runs))
-    table.caption = "SERec as RecQ implements it (the implementation the paper used); the paper's factors and epochs are not given"
+    table.caption = ("SERec as RecQ implements it (the implementation the paper used); the paper's factors and epochs "
+                     "are not given")
     emit(as_json, payload, table)
 
 
@@ -443,10 +457,8 @@ def _simulate_prec(raw: dict[str, str], seed: int, as_json: bool) -> None:
                "seed": seed, "mean_loss": float(losses.mean()),
                "standard_error": float(losses.std(ddof=1) / np.sqrt(runs)), "max_loss": int(losses.max()),
                "theorem16_loss_bound": bound.as_json(), "theorem17_eps": eps.as_json()}
-    table = Table(title=f"simulate p-rec: m = {m}, T = {T}, n = {n} voters ({P} peers)", show_header=False)
-    table.add_column("field", style="bold")
-    table.add_column("value")
-    table.add_row("mean loss", f"{payload['mean_loss']:.3f} ± {payload['standard_error']:.3f} (max {payload['max_loss']})")
-    table.add_row("Theorem 16 loss bound", f"{bound.upper:.4g}" if bound.valid else f"not valid: {bound.note}")
-    table.add_row("Theorem 17 eps", f"{eps.upper:.4g}" if eps.valid else f"not valid: {eps.note}")
-    emit(as_json, payload, table)
+    mean, error = shown(payload["mean_loss"]), shown(payload["standard_error"])
+    emit(as_json, payload, fields_table(f"simulate p-rec: m = {m}, T = {T}, n = {n} voters ({P} peers)", [
+        ("mean loss", f"{mean} ± {error} (max {payload['max_loss']})"),
+        *((name, r.display() if r.valid else f"not valid: {r.note}")  # rounded to the safe side
+          for name, r in (("Theorem 16 loss bound", bound), ("Theorem 17 eps", eps)))]))

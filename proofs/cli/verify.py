@@ -1,4 +1,4 @@
-"""Deciding claims from the command line: ``mechanisms``, ``epsilon``, ``verify`` and ``claims``."""
+"""Deciding mechanisms' guarantees from the command line: ``mechanisms``, ``epsilon`` and ``verify``."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ from dpcert.mechanisms.parameters import (
     require_unit_interval,
 )
 from dpcert.proofs.certificate import Certificate, Verdict, shown_decimal
-from dpcert.proofs.cli.output import console, emit, json_option, param_option, parse_params, progress_bar
+from dpcert.proofs.cli.output import emit, json_option, param_option, parse_params
 from dpcert.proofs.guarantees import ApproxDP, MetricDP, PureDP
 
-__all__ = ["claims_command", "epsilon_command", "mechanisms_command", "verify_command"]
+__all__ = ["epsilon_command", "mechanisms_command", "verify_command"]
 
 
 def _mechanism(name: str, params: Sequence[str]) -> Mechanism:
@@ -195,57 +195,3 @@ def verify_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str
     certificate = _rechecked(check(mech, guarantee, symbolic=symbolic, relation=relation))
     emit(as_json, certificate.as_json(), "" if as_json else _certificate_table(certificate, f"verify {mech.name}"))
     sys.exit(certificate.verdict.exit_code)
-
-
-@click.command("claims")
-@click.option("--source", default=None, help="only claims whose source mentions this (e.g. a seed file name)")
-@json_option
-def claims_command(source: str | None, as_json: bool) -> None:
-    """Check every registered claim and print the report.
-
-    Exit 0 when every claim gets the verdict the registry expects (paper errors and negative controls
-    are expected to be refuted), 1 otherwise. A claim that needs what this machine lacks (the PrivaCT
-    social graphs and ratings, ../shared/data/social-graphs or $DPCERT_SOCIAL_GRAPHS) is listed as skipped.
-    """
-    from dpcert.proofs.registry import claims
-
-    selected = claims(source=source)
-    if not selected:
-        raise InvalidParameterError(f"--source matches no registered claim. Got {source!r}")
-    results, skipped = [], []
-    with progress_bar() as progress:
-        task = progress.add_task("checking claims", total=len(selected))
-        for claim in selected:
-            progress.update(task, description=f"checking {claim.id}")
-            reason = claim.unavailable()
-            if reason is None:
-                results.append((claim, claim.check()))
-            else:
-                skipped.append((claim, reason))
-            progress.advance(task)
-    mismatches = [c.id for c, o in results if o.verdict is not c.expected]
-    payload = {"claims": [{"id": c.id, "source": c.source, "statement": c.statement, "expected": c.expected.value,
-                           **o.as_json()} for c, o in results],
-               "skipped": [{"id": c.id, "source": c.source, "statement": c.statement, "reason": reason}
-                           for c, reason in skipped],
-               "summary": {"total": len(results), "as_expected": len(results) - len(mismatches),
-                           "unexpected": mismatches, "skipped": len(skipped)}}
-    title = f"dpcert claims: {len(results) - len(mismatches)} of {len(results)} as expected"
-    table = Table(title=title + (f"; {len(skipped)} skipped" if skipped else ""))
-    for column in ("id", "verdict", "method", "source"):
-        table.add_column(column, overflow="fold")
-    for c, o in results:
-        colour = o.verdict.colour
-        mark = "" if o.verdict is c.expected else f" (UNEXPECTED: registry expects {c.expected.value})"
-        table.add_row(c.id, f"[{colour}]{o.verdict.value}[/{colour}]{mark}", o.method, escape(c.source))
-    if as_json:
-        emit(True, payload, table)
-    else:
-        console.print(table)
-        for c, o in results:
-            console.print(f"[bold]{escape(c.id)}[/bold]: {escape(c.statement)}\n    {escape(o.evidence)}")
-        for c, reason in skipped:
-            console.print(f"[bold]{escape(c.id)}[/bold] [yellow]skipped[/yellow]: {escape(reason)}")
-    sys.exit(1 if mismatches else 0)
-
-

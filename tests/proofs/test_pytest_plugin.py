@@ -53,6 +53,34 @@ def test_generated_file_passes_on_correct_and_fails_on_wrong_scale_with_the_witn
     ])
 
 
+FAILING = '''
+from dpcert.proofs.pytest_plugin import assert_dp, assert_metric_dp
+
+def leaky(x, size, rng):
+    return x + rng.laplace(0.0, 0.01, size)  # noise 1/100 of the claimed scale: refuted at any seed
+
+def test_dp():
+    assert_dp(leaky, "1/10", pairs=[(0.0, 1.0)], samples=500, seed=1)  # THE USER'S LINE dp
+
+def test_metric_dp():
+    assert_metric_dp(leaky, "1/10", metric=lambda a, b: abs(a - b), pairs=[(0.0, 1.0)], samples=500, seed=1)  # metric
+
+def test_bad_argument():
+    assert_dp(leaky, "1/10", pairs=[(0.0, 1.0)], samples=500, votes=0)  # THE USER'S LINE votes
+'''
+
+
+@pytest.mark.parametrize("style", ["long", "short", "auto"])
+def test_a_failure_shows_the_users_line_not_the_plugins_frames(pytester, style):
+    # __tracebackhide__ in the public assertions and the helpers that raise: the traceback stops at the test
+    pytester.makepyfile(FAILING)
+    result = pytester.runpytest("-p", "no:cacheprovider", f"--tb={style}")
+    result.assert_outcomes(failed=3)
+    out = result.stdout.str()
+    assert out.count("# THE USER'S LINE") == 2 and "# metric" in out and "DPAssertionError" in out
+    assert "pytest_plugin.py" not in out and "_decide" not in out and "_check_votes" not in out, out
+
+
 SAMPLE_COUNTER = '''
 import numpy as np
 from dpcert.proofs.pytest_plugin import assert_dp

@@ -81,7 +81,8 @@ def test_read_edge_list_deduplicates_both_directions_and_relabels(tmp_path):
 
 
 def test_data_folder_lookup_order_and_fallback(tmp_path, monkeypatch):
-    """The folder comes from the argument, then $DPCERT_SOCIAL_GRAPHS; absent data gives a generated graph."""
+    """The folder comes from the argument, then $DPCERT_SOCIAL_GRAPHS; absent data are refused, and a generated
+    graph is there only when asked for by name (generated_like)."""
     (tmp_path / "lastfm").mkdir()
     (tmp_path / "lastfm" / "edges.txt").write_text("1\t2\n2\t3\n")
     monkeypatch.setenv(SOCIAL_GRAPHS_ENV, str(tmp_path))

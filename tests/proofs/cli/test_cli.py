@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import click
 import pytest
 import sympy
 
@@ -144,6 +145,48 @@ def test_an_undecidable_number_exits_3_in_one_line_or_json(capsys, monkeypatch, 
     code, out, err = run(capsys, *argv, *(["--json"] if json_output else []))
     assert code == 3 and "Traceback" not in out + err
     if json_output:
-        assert json.loads(out) == {"verdict": "unknown", "undecided": "could not evaluate exp(exp(1000)) to 23 proved digits"}
+        assert json.loads(out) == {"verdict": "unknown",
+                                   "undecided": "could not evaluate exp(exp(1000)) to 23 proved digits"}
     else:
         assert err.strip() == "dpcert: undecided: could not evaluate exp(exp(1000)) to 23 proved digits"
+
+
+def test_mechanisms_lists_every_sampler_that_audit_takes(capsys):
+    # the auditing zoo (CATALOG's sampler_only rows, read at run time: a new zoo row is listed without a CLI edit)
+    from dpcert.mechanisms.catalog import CATALOG
+
+    samplers = {name for name, entry in CATALOG.items() if entry.sampler_only}
+    code, out, _ = run(capsys, "mechanisms", "--json")
+    assert code == 0 and {m["name"] for m in json.loads(out)["mechanisms"] if m["sampler_only"]} == samplers
+    code, out, _ = run(capsys, "mechanisms")
+    assert code == 0 and out.count("[sampler:") == len(samplers)
+
+
+def test_a_bare_dpcert_is_a_one_line_usage_error(capsys):
+    # a missing command is a usage error like any other (one line, exit 2), not the whole help printed as an error
+    assert run(capsys) == (2, "", "dpcert: error: missing command (try dpcert --help)\n")
+
+
+def _usage_errors() -> list[tuple[tuple[str, ...], str]]:
+    """(argv, what the error names): for every subcommand an unknown option, each option typed without its value,
+    and the command without its required arguments; an unknown option and an unknown subcommand of dpcert."""
+    from dpcert.proofs.cli import cli
+
+    cases = [(("no-such-command",), "no-such-command"), (("--no-such-option",), "--no-such-option")]
+    for name, command in cli.commands.items():
+        options = [p.opts[0] for p in command.params if isinstance(p, click.Option) and not p.is_flag]
+        cases += [((name, option), option) for option in ("--no-such-option", *options)]
+        if any(isinstance(p, click.Argument) and p.required for p in command.params):
+            cases.append(((name,), "missing argument"))
+    return cases
+
+
+@pytest.mark.parametrize("argv, named", _usage_errors(), ids=[" ".join(argv) for argv, _ in _usage_errors()])
+def test_clicks_usage_errors_are_one_line_and_exit_2(capsys, argv, named):
+    # click wrote a missing argument's choices on several lines (dpcert simulate) and ended with a full stop
+    from dpcert.proofs.cli import cli
+
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("dpcert: error: "), err
+    where = f"dpcert {argv[0]}" if argv[0] in cli.commands else "dpcert"
+    assert named in err and err.endswith(f" (try {where} --help)\n"), err

@@ -7,9 +7,11 @@ douban took 197 s) must give one line naming the parameter and exit 2; values at
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
+import sympy
 
 from dpcert.proofs.cli import main
 
@@ -86,3 +88,63 @@ def test_the_ends_of_the_ranges_answer(capsys, algorithm, params):
     assert code == 0, err
     json.loads(out, parse_constant=lambda constant: pytest.fail(f"not strict JSON: {constant}"))
 
+
+
+def test_recommender_table_is_for_people_and_json_is_exact(capsys):
+    # the table once printed reprs ("seconds 0.008361762003914919", "{'N': 20, ...}"); --json keeps the full values
+    code, out, _ = run(capsys, "simulate", "maxsense", *_params(**_RECOMMENDER))
+    assert code in (0, None) and "{'" not in out and "N=20, U=200, w=2, eps=2, seed=0" in out, out
+    assert re.search(r"seconds\s+│ \d+\.\d\d ", out) and re.search(r"exact recovery\s+│ (yes|no) ", out), out
+    code, out, _ = run(capsys, "simulate", "maxsense", *_params(**_RECOMMENDER), "--json")
+    payload = json.loads(out)
+    assert payload["parameters"] == {"N": 20, "U": 200, "w": 2, "eps": "2", "seed": 0}
+    assert isinstance(payload["seconds"], float) and isinstance(payload["exact_recovery"], bool)
+
+
+def test_prec_table_shows_the_bounds_rounded_to_their_safe_side(capsys):
+    # Theorem 17's eps is an upper bound: shown rounded up (BoundResult.display), never to the nearest
+    params = {**_PREC, "P": "12", "T": "30"}
+    code, out, _ = run(capsys, "simulate", "p-rec", *_params(**params), "--json")
+    eps = json.loads(out)["theorem17_eps"]
+    assert code in (0, None) and eps["valid"]
+    code, table, _ = run(capsys, "simulate", "p-rec", *_params(**params))
+    shown = re.search(r"Theorem 17 eps\s+│ (\S+) ", table).group(1)
+    # 12 log(30) = 40.8143...: to 4 significant digits the old table showed 40.81, below the bound
+    assert bool(sympy.Rational(shown) >= sympy.sympify(eps["value"])), (shown, eps)
+
+
+_PRIVACT = {"network": "lastfm", "eps_edge": "1", "iterations_per_node": "0"}
+
+
+@pytest.mark.parametrize("algorithm", ["privact", "privact-recommend", "privact-serec"])
+def test_a_named_data_folder_that_is_missing_is_an_error_naming_it(capsys, monkeypatch, tmp_path, algorithm):
+    params = _PRIVACT if algorithm == "privact" else {"network": "lastfm"}
+    missing = str(tmp_path / "no such folder")
+    code, out, err = run(capsys, "simulate", algorithm, *_params(**params, data_dir=missing))
+    assert code == 2 and not out and err.count("\n") == 1 and "data_dir must be an existing directory" in err, err
+    # an existing data_dir without the network's files: data_dir's error (the variable would not be read)
+    code, out, err = run(capsys, "simulate", algorithm, *_params(**params, data_dir=str(tmp_path)))
+    assert code == 2 and err.startswith("dpcert: error: data_dir must hold lastfm/edges.txt"), err
+    assert "DPCERT_SOCIAL_GRAPHS" not in err and "graph=generated" not in err
+    # the folder named by the environment variable: its own error, not data_dir's
+    monkeypatch.setenv("DPCERT_SOCIAL_GRAPHS", missing)
+    code, out, err = run(capsys, "simulate", algorithm, *_params(**params))
+    assert code == 2 and not out and err.count("\n") == 1, err
+    assert err.startswith("dpcert: error: DPCERT_SOCIAL_GRAPHS must name a folder holding lastfm/edges.txt"), err
+    assert missing in err
+
+
+def test_an_empty_data_dir_is_not_the_current_directory(capsys):
+    code, _, err = run(capsys, "simulate", "privact", *_params(**_PRIVACT, data_dir=""))
+    assert code == 2 and "data_dir must be an existing directory. Got ''" in err, err
+
+
+def test_generated_graph_is_refused_with_a_data_dir_and_said_when_used(capsys, tmp_path):
+    # data named by the user are read or refused, never silently replaced by a generated graph
+    code, out, err = run(capsys, "simulate", "privact", *_params(**_PRIVACT, graph="generated", data_dir=tmp_path))
+    assert code == 2 and not out and err.count("\n") == 1 and "data_dir" in err and "graph=generated" in err, err
+    # no data named: the generated stand-in runs, and both outputs say so
+    code, out, _ = run(capsys, "simulate", "privact", *_params(**_PRIVACT, graph="generated"))
+    assert code in (0, None) and "GENERATED lastfm-like G(n, m) graph, not the lastfm data" in out, out
+    code, out, _ = run(capsys, "simulate", "privact", *_params(**_PRIVACT, graph="generated"), "--json")
+    assert json.loads(out)["source"] == "generated"

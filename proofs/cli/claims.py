@@ -1,0 +1,156 @@
+"""``dpcert claims``: check the registered claims and print the report, the summary first.
+
+The report's reader sees, in order: the counts by paper and verdict (and whether each verdict is the one the
+registry expects), what the verdicts mean, the papers' errors found, then one table per paper or topic and every
+claim's statement, evidence and the command that reproduces it. ``--json`` prints the same as one object; the
+HTML report (``dpcert report``) is built from :func:`run_claims` too.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import click
+from rich.markup import escape
+from rich.table import Table
+
+from dpcert.mechanisms.parameters import InvalidParameterError
+from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.cli.output import console, emit, json_option, progress_bar
+
+if TYPE_CHECKING:
+    from dpcert.proofs.claim import Claim, ClaimOutcome
+
+__all__ = ["ClaimRun", "VERDICT_MEANINGS", "claims_command", "run_claims"]
+
+VERDICT_MEANINGS = {
+    Verdict.PROVED: "holds for every case it covers: a proof (exact arithmetic or sympy)",
+    Verdict.CONFIRMED: "checked on the stated cases in exact or rigorous arithmetic, without a proof for all cases",
+    Verdict.REFUTED: "false: the evidence gives a witness",
+    Verdict.PROOF_GAP: "a step of the source's proof fails: the statement is not established, nor refuted",
+    Verdict.UNKNOWN: "undecided (a statistical audit that finds no violation cannot prove privacy)",
+}
+"""What each verdict says, as the report's legend prints it."""
+
+
+@dataclass(frozen=True)
+class ClaimRun:
+    """The checked claims (with their outcomes) and the skipped ones (with the reason), in registry order."""
+
+    results: tuple[tuple[Claim, ClaimOutcome], ...]
+    skipped: tuple[tuple[Claim, str], ...]
+
+    @property
+    def unexpected(self) -> list[str]:
+        return [c.id for c, o in self.results if o.verdict is not c.expected]
+
+    def as_json(self) -> dict[str, object]:
+        from dpcert.proofs.registry import GROUPS, group_of, is_paper_error, papers_of
+
+        def described(claim: Claim) -> dict[str, object]:
+            group = group_of(claim)
+            return {"id": claim.id, "group": group.key, "group_title": group.title, "papers": list(papers_of(claim)),
+                    "source": claim.source, "statement": claim.statement, "expected": claim.expected.value,
+                    "paper_error": is_paper_error(claim), "reproduce": claim.reproduce}
+
+        counts = {g.key: {v.value: sum(1 for c, o in self.results if group_of(c) is g and o.verdict is v)
+                          for v in Verdict} for g in GROUPS}
+        return {"claims": [{**described(c), **o.as_json(), "as_expected": o.verdict is c.expected}
+                           for c, o in self.results],
+                "skipped": [{**described(c), "reason": reason} for c, reason in self.skipped],
+                "verdicts": {v.value: meaning for v, meaning in VERDICT_MEANINGS.items()},
+                "summary": {"total": len(self.results), "as_expected": len(self.results) - len(self.unexpected),
+                            "unexpected": self.unexpected, "skipped": len(self.skipped),
+                            "by_group": {k: v for k, v in counts.items() if any(v.values())}}}
+
+
+def run_claims(selected: Sequence[Claim]) -> ClaimRun:
+    """Check ``selected`` (a progress bar on a terminal's stderr); claims this machine cannot decide are skipped."""
+    results, skipped = [], []
+    with progress_bar() as progress:
+        task = progress.add_task("checking claims", total=len(selected))
+        for claim in selected:
+            progress.update(task, description=f"checking {claim.id}")
+            reason = claim.unavailable()
+            if reason is None:
+                results.append((claim, claim.check()))
+            else:
+                skipped.append((claim, reason))
+            progress.advance(task)
+    return ClaimRun(tuple(results), tuple(skipped))
+
+
+@click.command("claims")
+@click.option("--id", "ids", multiple=True, metavar="ID", help="only this claim (repeat for several)")
+@click.option("--paper", default=None, metavar="KEY",
+              help="only one seed paper's claims: price_of_privacy, online_recommendation, metric_user_level, privact")
+@click.option("--source", default=None, help="only claims whose source mentions this text")
+@json_option
+def claims_command(ids: tuple[str, ...], paper: str | None, source: str | None, as_json: bool) -> None:
+    """Check the registered claims and print the report: the summary, the papers' errors, then every claim.
+
+    Exit 0 when every claim gets the verdict the registry expects (paper errors and negative controls
+    are expected to be refuted), 1 otherwise. A claim that needs what this machine lacks (the PrivaCT
+    social graphs and ratings, ../shared/data/social-graphs or $DPCERT_SOCIAL_GRAPHS) is listed as skipped.
+    """
+    from dpcert.proofs.registry import claims
+
+    selected = claims(source=source, ids=ids, paper=paper)
+    if not selected:
+        raise InvalidParameterError(f"--source, --paper and --id together match no registered claim. Got --source "
+                               f"{source!r}, --paper {paper!r}, --id {list(ids)!r}")
+    run = run_claims(selected)
+    if as_json:
+        emit(True, run.as_json(), "")
+    else:
+        _print_report(run)
+    sys.exit(1 if run.unexpected else 0)
+
+
+def _print_report(run: ClaimRun) -> None:
+    from dpcert.proofs.registry import GROUPS, group_of, is_paper_error
+
+    checked, unexpected = len(run.results), run.unexpected
+    console.print(f"[bold]dpcert claims[/bold]: {checked - len(unexpected)} of {checked} got the verdict the registry "
+                  f"expects" + (f" ([red]{len(unexpected)} did not: {', '.join(unexpected)}[/red])" if unexpected
+                                else "") + (f"; {len(run.skipped)} skipped" if run.skipped else ""))
+    summary = Table(title="Verdicts by paper and topic", title_justify="left")
+    summary.add_column("key")
+    for verdict in Verdict:
+        summary.add_column(verdict.value, justify="right")
+    summary.add_column("as expected", justify="right")
+    for group in GROUPS:
+        rows = [(c, o) for c, o in run.results if group_of(c) is group]
+        if rows:
+            summary.add_row(group.key, *[str(sum(1 for _, o in rows if o.verdict is v) or "") for v in Verdict],
+                            f"{sum(1 for c, o in rows if o.verdict is c.expected)}/{len(rows)}")
+    console.print(summary)
+    console.print("[bold]Verdicts[/bold] (a refuted claim is expected where the registry lists a paper's error or a "
+                  "negative control; the column 'expected' says which verdict each claim should get):")
+    for verdict, meaning in VERDICT_MEANINGS.items():
+        console.print(f"  [{verdict.colour}]{verdict.value}[/{verdict.colour}]: {meaning}")
+    errors = [(c, o) for c, o in run.results if is_paper_error(c)]
+    if errors:
+        console.print(f"\n[bold]The papers' errors found[/bold] ({len(errors)}):")
+        for c, o in errors:
+            console.print(f"  [bold]{escape(c.id)}[/bold] ({escape(c.source)}): {o.verdict.value}")
+    for group in GROUPS:
+        rows = [(c, o) for c, o in run.results if group_of(c) is group]
+        if not rows:
+            continue
+        table = Table(title=f"{group.key}: {group.title}", title_justify="left")
+        for column in ("id", "verdict", "expected", "method"):
+            table.add_column(column, overflow="fold")
+        for c, o in rows:
+            status = "as expected" if o.verdict is c.expected else f"[red]UNEXPECTED: {c.expected.value}[/red]"
+            table.add_row(c.id, f"[{o.verdict.colour}]{o.verdict.value}[/{o.verdict.colour}]", status, o.method)
+        console.print(table)
+    console.print("\n[bold]Every claim[/bold]: statement, evidence, and the command that reproduces it")
+    for c, o in run.results:
+        console.print(f"[bold]{escape(c.id)}[/bold] ({escape(c.source)}): {escape(c.statement)}\n"
+                      f"    {o.verdict.value}: {escape(o.evidence)}\n    reproduce: {escape(c.reproduce)}")
+    for c, reason in run.skipped:
+        console.print(f"[bold]{escape(c.id)}[/bold] [yellow]skipped[/yellow]: {escape(reason)}")
