@@ -31,13 +31,18 @@ _SHADOW = ("Wang, Ding, Wang, Kifer, Zhang, \"Proving differential privacy with 
 _GEOSAMPLE = "Balcer, Vadhan, \"Differential privacy on finite computers\" (ITCS 2018), Algorithm 4.8; " + _SNIPER
 
 
-def _audited(name: str, eps: str, samples: int):
+_SEED = 2017
+
+
+def _audited(name: str, eps: str, samples: int, floating_point: bool):
     """decide(): refuted with the audit's witness when the lower bound exceeds eps, else unknown."""
 
     def decide() -> tuple[Verdict, str]:
         mechanism = make_mechanism(name, raw={"eps": eps})
-        result = audit(mechanism, eps=eps, samples=samples, confidence=_CONFIDENCE, seed=2017)
-        bound = f"eps lower bound {result.epsilon_lower_bound:.4g} at confidence 1 - 1e-6 ({result.samples} samples)"
+        result = audit(mechanism, eps=eps, samples=samples, confidence=_CONFIDENCE, seed=_SEED,
+                       floating_point=floating_point)
+        bound = (f"eps lower bound {result.epsilon_lower_bound:.4g} at confidence 1 - 1e-6 ({samples} samples per "
+                 f"input, seed {_SEED}" + (", floating-point events" if floating_point else "") + ")")
         if result.verdict == "violation":
             w = result.witness
             return Verdict.REFUTED, (f"witness x = {w.x}, x' = {w.x_prime}, event {w.event}: P(E|x) >= {w.p_lower:.4g}, "
@@ -47,9 +52,10 @@ def _audited(name: str, eps: str, samples: int):
     return decide
 
 
-def _claim(name: str, source: str, eps: str, samples: int, expected: Verdict, note: str) -> Claim:
+def _claim(name: str, source: str, eps: str, samples: int, expected: Verdict, note: str, *,
+           floating_point: bool = False) -> Claim:
     return computed_claim(f"zoo-{name}", source, f"{name} at eps = {eps} is eps-DP ({note})", expected,
-                          _audited(name, eps, samples), method="statistical")
+                          _audited(name, eps, samples, floating_point), method="statistical")
 
 
 _R, _U = Verdict.REFUTED, Verdict.UNKNOWN
@@ -71,7 +77,8 @@ CLAIMS: tuple[Claim, ...] = (
            "not private: the value under exponential noise"),
     _claim("histogram", _DING, "1/10", 100_000, _U, "private: Laplace scale 1/eps"),
     _claim("histogram-wrong-scale", _DING, "1/10", 10_000, _R, "not private: Laplace scale eps"),
-    _claim("laplace-exact", _MIRONOV, "1/10", 200_000, _U, "private: discrete Laplace on a grid"),
+    _claim("laplace-exact", _MIRONOV, "1/10", 200_000, _U, "private: discrete Laplace on a grid, in floating point too",
+           floating_point=True),
     _claim("laplace-parallel", _SNIPER.format("LaplaceParallel"), "1/10", 100_000, _R,
            "not private: 20 releases, 20 eps-DP"),
     _claim("rappor", _RAPPOR.format("Rappor"), "8*log(5/3)", 100_000, _U,
@@ -87,7 +94,7 @@ CLAIMS: tuple[Claim, ...] = (
            "not private when every answer moves by 1: m eps-DP, 1 at m = 10"),
     _claim("truncated-geometric", _GEOSAMPLE.format("TruncatedGeometricMechanism"), "1/10", 3_000_000, _R,
            "not private: k = ceil(ln 20) = 3 makes it ln(9/8) = 0.118-DP"),
-    _claim("laplace-float", _MIRONOV, "1/10", 200_000, _U,
-           "not private through the low bits of doubles; this audit's events do not look at low bits, so it "
-           "is expected to stay undecided"),
+    _claim("laplace-float", _MIRONOV, "1/10", 20_000, _R,
+           "not private in floating point: the doubles x + noise reaches differ between inputs; the audit's "
+           "floating-point events see them", floating_point=True),
 )
