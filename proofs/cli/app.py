@@ -23,6 +23,7 @@ from dpcert.proofs.cli.bounds import bound_command, calibrate_command
 from dpcert.proofs.cli.claims import claims_command
 from dpcert.proofs.cli.compose import compose_command
 from dpcert.proofs.cli.plot import plot_command
+from dpcert.proofs.cli.report import report_command
 from dpcert.proofs.cli.simulate import simulate_command
 from dpcert.proofs.cli.verify import epsilon_command, mechanisms_command, verify_command
 
@@ -38,7 +39,7 @@ def cli() -> None:
 
 
 for _command in (mechanisms_command, epsilon_command, verify_command, claims_command, bound_command,
-                 calibrate_command, compose_command, simulate_command, plot_command, audit_command):
+                 calibrate_command, compose_command, simulate_command, plot_command, audit_command, report_command):
     cli.add_command(_command)
 
 
