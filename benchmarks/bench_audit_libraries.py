@@ -41,14 +41,11 @@ Gaussian 2.4e4, integer 0.7e5 to 1.7e5 (vectorized in OpenDP's own code); python
 takes about a minute at most (OpenDP's float ones: 35 to 45 s on an idle core).
 
 Unseedable samplers: dpcert requires a sampler to draw all its randomness from its ``rng`` and refuses one whose
-two identically seeded calls differ (``require_own_randomness`` in ``dpcert.proofs.audit.sampling``). That check
-guards the independence of the audit's chunks; a sampler whose every call draws fresh operating-system entropy
-has independent chunks too, but is refused (the script prints the refusal first). dpcert has no option for such
-samplers yet, so this script wraps them (the wrapper seeds nothing and ignores ``rng``), marks the wrapper
-``fresh_entropy = True``, and, for those samplers only, swaps the check for one that requires two calls to
-*differ* (a library that reseeded itself identically on every call would repeat its noise and be refused). Rows of
-such samplers say "OS entropy" under seed: rerunning the command repeats the audit with new, independent samples,
-not the same ones.
+two identically seeded calls differ (the script prints that refusal first). Libraries that draw the operating
+system's entropy are audited with ``audit(..., randomness="os")``, which checks instead that two calls differ (a
+library that reseeded itself identically on every call would repeat its noise and be refused). Rows of such samplers
+say "OS entropy" under seed: rerunning the command repeats the audit with new, independent samples, not the same
+ones.
 
 A "violation" row is a statement at the row's confidence: its eps lower bound exceeds the claimed eps, and its
 witness (printed in full below the table) is an event of the outputs with confirmation counts under x and x'.
@@ -63,21 +60,18 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Hashable
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
 
-import dpcert.proofs.audit.core as audit_core
 from dpcert.accountant.gaussian_composition import gaussian_epsilon
 from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.proofs.audit import AuditResult, audit
 
 HIGH_CONFIDENCE = 1 - 1e-6
-CHECK_DRAWS = 64  # the outputs drawn twice by the fresh-entropy check (as many as dpcert's own check)
 CLAIMS = ((0.1, 0.0), (1.0, 0.0))
 GAUSSIAN_CLAIMS = ((0.1, 1e-6), (1.0, 1e-5))
 SLOW_CAP = 500_000
@@ -103,43 +97,14 @@ class Target:
 
 
 class FreshEntropy:
-    """A sampler of a library that draws from the operating system: ``draw(x, size)`` ignores the audit's rng.
-
-    Nothing is seeded; every call returns fresh, independent noise. ``fresh_entropy`` marks it for the check below.
-    """
-
-    fresh_entropy = True
+    """A sampler of a library that draws from the operating system: ``draw(x, size)`` ignores the audit's rng (audited
+    with ``randomness="os"``)."""
 
     def __init__(self, draw: Callable[[Hashable, int], np.ndarray]):
         self.draw = draw
 
     def __call__(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
         return self.draw(x, size)
-
-
-_DPCERT_CHECK = audit_core.require_own_randomness
-
-
-def _fresh_entropy_check(sampler, x: Hashable, seed: np.random.SeedSequence) -> None:
-    """dpcert's own check for seeded samplers; for a :class:`FreshEntropy` sampler, that two calls differ."""
-    if not getattr(sampler, "fresh_entropy", False):
-        _DPCERT_CHECK(sampler, x, seed)
-        return
-    first, second = (np.asarray(sampler(x, CHECK_DRAWS, np.random.default_rng(seed))) for _ in range(2))
-    if first.shape != (CHECK_DRAWS,) or np.array_equal(first, second):
-        raise InvalidParameterError(f"a fresh-entropy sampler must return {CHECK_DRAWS} outputs that differ "
-                                    f"between two calls; on input {x!r} it did not")
-
-
-@contextmanager
-def fresh_entropy_allowed():
-    """Within this block, audits accept :class:`FreshEntropy` samplers (see the module docstring)."""
-    saved = audit_core.require_own_randomness
-    audit_core.require_own_randomness = _fresh_entropy_check
-    try:
-        yield
-    finally:
-        audit_core.require_own_randomness = saved
 
 
 def _loop(call: Callable[[Hashable], object], x: Hashable, size: int, dtype) -> np.ndarray:
@@ -286,10 +251,10 @@ class Row:
 
 def run(target: Target, *, floating_point: bool, confidence: float, seed: int, samples: int) -> Row:
     samples = min(samples, target.cap or samples)
-    with fresh_entropy_allowed():
-        result = audit(target.sampler, eps=target.eps, delta=target.delta, pairs=[target.pair], samples=samples,
-                       confidence=confidence, seed=seed, floating_point=floating_point,
-                       name=f"{target.library} {target.mechanism}")
+    result = audit(target.sampler, eps=target.eps, delta=target.delta, pairs=[target.pair], samples=samples,
+                   confidence=confidence, seed=seed, floating_point=floating_point,
+                   name=f"{target.library} {target.mechanism}",
+                   randomness="os" if isinstance(target.sampler, FreshEntropy) else "rng")
     return Row(target, floating_point, confidence, seed, samples, result)
 
 
@@ -310,7 +275,7 @@ def show_refusal(target: Target) -> None:
     except InvalidParameterError as error:
         print(f"dpcert refuses {target.library} {target.mechanism} as it stands: {error}")
     else:
-        print(f"dpcert accepted {target.library} {target.mechanism} without the fresh-entropy check")
+        print(f"dpcert accepted {target.library} {target.mechanism} without randomness='os'")
 
 
 def _format_claim(t: Target) -> str:

@@ -37,7 +37,8 @@ from dpcert.mechanisms.parameters import (InvalidParameterError, require_eps, re
 from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
 from dpcert.proofs.audit.events import is_continuous, select_event, vector_bounds
 from dpcert.proofs.audit.patterns import statdp_patterns
-from dpcert.proofs.audit.sampling import Sampler, draw_all, require_own_randomness, stream_all
+from dpcert.proofs.audit.sampling import (Sampler, draw_all, require_fresh_randomness, require_own_randomness,
+                                          stream_all)
 from dpcert.proofs.rounding import float_upper
 
 __all__ = ["AuditResult", "AuditStopped", "AuditWitness", "audit"]
@@ -114,6 +115,9 @@ class AuditResult:
     best_possible_lower_bound: float | None = None
     stages: int = 1
     """Budgets tried (``samples="auto"``): ``samples`` and ``seconds`` are then the totals over them."""
+    randomness: str = "rng"
+    """"rng": the samples were drawn from generators spawned from ``seed`` (the run replays exactly); "os": the sampler
+    drew the operating system's entropy (a rerun is a new, independent audit)."""
 
     def as_json(self) -> dict[str, object]:
         data = {k: _jsonable(v) for k, v in asdict(self).items() if k != "witness"}
@@ -238,8 +242,8 @@ def _best_possible(mech: FiniteMechanism, pairs, n: int, alpha: float, delta: fl
 def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=None, samples: int,
           confidence: float = 0.95, seed: int, executor: Executor | None = None, chunk: int = 250_000,
           name: str | None = None, progress: Callable[[int, int], None] | None = None,
-          input_length: int | None = None, floating_point: bool = False, max_samples: int | None = None
-          ) -> AuditResult:
+          input_length: int | None = None, floating_point: bool = False, max_samples: int | None = None,
+          randomness: str = "rng") -> AuditResult:
     """Audit a claimed (eps, delta)-DP guarantee of a sampler or mechanism; see the module docstring.
 
     Args:
@@ -259,6 +263,11 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
         max_samples: with ``samples="auto"``, the largest budget per input tried (default and most: the largest
             allowed, 10^7 or 4 * 10^7 over the number of inputs); the schedule is then the budgets of STAGE_BUDGETS
             below it, and it.
+        randomness: "rng" (default): the sampler draws all its randomness from its ``rng`` argument, which is checked
+            (two identically seeded calls must agree), so the run replays from ``seed``. "os": the sampler ignores
+            ``rng`` and draws the operating system's entropy (a library that cannot be seeded, such as OpenDP or
+            python-dp): checked to give fresh noise on every call; the confidence statement holds as well, but a rerun
+            is a new audit, and no ``executor`` is allowed (forked workers could copy one seeded state).
         confidence: probability in (0, 1) that the reported lower bound holds.
         seed: with ``samples``, the root of the ``SeedSequence`` every chunk's Generator is spawned from (so the
             same seed at another budget draws independent samples).
@@ -280,7 +289,7 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     if isinstance(samples, str) and samples.strip().lower() == "auto":
         return _audit_in_stages(target, eps=eps, delta=delta, pairs=pairs, confidence=confidence, seed=seed,
                                 executor=executor, chunk=chunk, name=name, progress=progress,
-                                floating_point=floating_point, max_samples=max_samples)
+                                floating_point=floating_point, max_samples=max_samples, randomness=randomness)
     if max_samples is not None:
         raise InvalidParameterError(f"max_samples applies to samples='auto' only. Got samples={samples!r}")
     start = time.perf_counter()
@@ -294,6 +303,11 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     _require_confidence(confidence)
     if not isinstance(floating_point, bool):
         raise InvalidParameterError(f"floating_point must be True or False. Got {floating_point!r}")
+    if randomness not in ("rng", "os"):
+        raise InvalidParameterError(f"randomness must be 'rng' or 'os'. Got {randomness!r}")
+    if randomness == "os" and executor is not None:
+        raise InvalidParameterError("executor cannot be combined with randomness='os': workers forked from one process "
+                                    "could repeat one seeded noise state, which the check cannot see")
     ordered = _resolve_pairs(target, pairs)
     sampler = target.sample if isinstance(target, Mechanism) else target
     label = name or getattr(target, "name", None) or getattr(target, "__name__", "sampler")
@@ -309,7 +323,7 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     # evidence), never the earlier samples as a prefix
     root = np.random.SeedSequence([seed, samples])
     select_seed, confirm_seed, check_seed = root.spawn(3)
-    require_own_randomness(sampler, inputs[0], check_seed)
+    (require_own_randomness if randomness == "rng" else require_fresh_randomness)(sampler, inputs[0], check_seed)
 
     total, drawn = n_select * len(inputs) + 2 * n_confirm, [0]
 
@@ -344,11 +358,12 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
                        epsilon_lower_bound=best[0], confidence=float(confidence),
                        verdict="violation" if best[0] > eps_f else "no-violation-found", witness=best[1],
                        samples=total, seconds=time.perf_counter() - start, seed=seed,
-                       alpha_per_bound=alpha, pairs_tested=len(ordered), best_possible_lower_bound=best_possible)
+                       alpha_per_bound=alpha, pairs_tested=len(ordered), best_possible_lower_bound=best_possible,
+                       randomness=randomness)
 
 
 def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, chunk, name, progress,
-                     floating_point, max_samples) -> AuditResult:
+                     floating_point, max_samples, randomness) -> AuditResult:
     """``audit(..., samples="auto")``: see :func:`audit`."""
     _require_confidence(confidence)  # before it is split over the stages
     cap = min(MAX_SAMPLES, MAX_DRAWS // len(_inputs(_resolve_pairs(target, pairs))))
@@ -361,7 +376,7 @@ def _audit_in_stages(target, *, eps, delta, pairs, confidence, seed, executor, c
         try:
             current = audit(target, eps=eps, delta=delta, pairs=pairs, samples=budget, confidence=stage_confidence,
                             seed=seed, executor=executor, chunk=chunk, name=name, progress=progress,
-                            floating_point=floating_point)
+                            floating_point=floating_point, randomness=randomness)
         except InvalidParameterError as error:
             if result is None:
                 raise

@@ -15,7 +15,8 @@ import numpy as np
 
 from dpcert.mechanisms.parameters import InvalidParameterError
 
-__all__ = ["OWN_RANDOMNESS_CHECK", "Sampler", "draw_all", "require_own_randomness", "stream_all"]
+__all__ = ["OWN_RANDOMNESS_CHECK", "Sampler", "draw_all", "require_fresh_randomness", "require_own_randomness",
+           "stream_all"]
 
 Sampler = Callable[[Hashable, int, np.random.Generator], np.ndarray]
 
@@ -34,6 +35,17 @@ def require_own_randomness(sampler: Sampler, x: Hashable, seed: np.random.SeedSe
     if first.shape != second.shape or not np.array_equal(first, second):
         raise InvalidParameterError(f"sampler must draw all its randomness from its rng argument: two calls on input "
                                     f"{x!r} with identically seeded generators returned different outputs")
+
+
+def require_fresh_randomness(sampler: Sampler, x: Hashable, seed: np.random.SeedSequence) -> None:
+    """Bad input unless two calls of ``sampler`` on ``x`` (with identically seeded generators, which it is declared to
+    ignore) return different outputs: a sampler that draws from the operating system's entropy, as libraries that
+    cannot be seeded do, gives fresh noise on every call; one that repeats itself would make the samples dependent."""
+    first, second = (_check(x, OWN_RANDOMNESS_CHECK,
+                            _guarded(lambda: _draw_chunk(sampler, x, OWN_RANDOMNESS_CHECK, seed), x)) for _ in range(2))
+    if first.shape == second.shape and np.array_equal(first, second):
+        raise InvalidParameterError(f"sampler must return fresh noise on every call with randomness='os': two calls on "
+                                    f"input {x!r} returned the same outputs")
 
 
 def _draw_chunk(sampler: Sampler, x: Hashable, size: int, seed: np.random.SeedSequence) -> np.ndarray:
