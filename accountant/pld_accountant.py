@@ -58,9 +58,10 @@ MIN_STEP_EXPONENT, MAX_STEP_EXPONENT = 4, 34
 """The grid step is unit / 2^m with m in [4, 34]."""
 
 MAX_TILT = 2000.0
+"""Tilts above this gain nothing (pure-DP losses are bounded) and stretch the float range."""
+
 TILT_EXPONENT = 300.0
 """The most tilt * (width of the composed loss window) a plan uses (see ``_plan``)."""
-"""Tilts above this gain nothing (pure-DP losses are bounded) and stretch the float range."""
 
 DELTA_RANGE = (1e-300, 1.0)
 EPS_RANGE = (0.0, 1e4)

@@ -349,14 +349,13 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     k, k2 = counts
     lo, hi = cp_lower(k, n_confirm, alpha), cp_upper(k2, n_confirm, alpha)
     bound = eps_lower_bound(lo, hi, delta_f)
-    best = (bound, AuditWitness(a, b, event.describe(), k, n_confirm, k2, n_confirm, k / n_confirm, k2 / n_confirm,
-                                lo, hi))
+    witness = AuditWitness(a, b, event.describe(), k, n_confirm, k2, n_confirm, k / n_confirm, k2 / n_confirm, lo, hi)
     best_possible = None
     if isinstance(target, FiniteMechanism):
         best_possible = _best_possible(target, ordered, n_confirm, alpha, delta_f)
     return AuditResult(mechanism=str(label), claimed_eps=eps_f, claimed_delta=delta_f,
-                       epsilon_lower_bound=best[0], confidence=float(confidence),
-                       verdict="violation" if best[0] > eps_f else "no-violation-found", witness=best[1],
+                       epsilon_lower_bound=bound, confidence=float(confidence),
+                       verdict="violation" if bound > eps_f else "no-violation-found", witness=witness,
                        samples=total, seconds=time.perf_counter() - start, seed=seed,
                        alpha_per_bound=alpha, pairs_tested=len(ordered), best_possible_lower_bound=best_possible,
                        randomness=randomness)

@@ -33,7 +33,7 @@ held-out part of the selection sample.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 import numpy as np
@@ -228,15 +228,18 @@ class BinScoreEvent(Event):
         return f"sum_j w_j(bin of y[j]) {self.inner.direction} {self.inner.threshold!r}, w = {{{terms}}}"
 
 
-def _bin_scores(outputs: np.ndarray, edges, weights) -> np.ndarray:
-    """sum_j w_j[bin_j(y_j)] for every row, in blocks of _SCORE_ROWS rows."""
-    tables = [np.asarray(w, dtype=float) for w in weights]
-
-    def block(rows: np.ndarray) -> np.ndarray:
-        return sum(tables[j][np.searchsorted(edges[j], rows[:, j])] for j in range(rows.shape[1]))
-
-    return np.concatenate([block(outputs[i: i + _SCORE_ROWS]) for i in range(0, len(outputs), _SCORE_ROWS)]) \
+def _in_blocks(outputs: np.ndarray, score: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``score`` of every row, _SCORE_ROWS rows at a time (a whole sample's float64 features would double its
+    memory)."""
+    return np.concatenate([score(outputs[i: i + _SCORE_ROWS]) for i in range(0, len(outputs), _SCORE_ROWS)]) \
         if len(outputs) else np.zeros(0)
+
+
+def _bin_scores(outputs: np.ndarray, edges, weights) -> np.ndarray:
+    """sum_j w_j[bin_j(y_j)] for every row."""
+    tables = [np.asarray(w, dtype=float) for w in weights]
+    return _in_blocks(outputs, lambda rows: sum(tables[j][np.searchsorted(edges[j], rows[:, j])]
+                                                for j in range(rows.shape[1])))
 
 
 def _bin_edges(pooled: np.ndarray) -> tuple[tuple[float, ...], ...]:
@@ -251,10 +254,9 @@ def _bin_edges(pooled: np.ndarray) -> tuple[tuple[float, ...], ...]:
 
 
 def _scores(outputs: np.ndarray, weights: tuple[float, ...]) -> np.ndarray:
-    """w . y for every row, 250,000 rows at a time (a whole sample in float64 would double its memory)."""
+    """w . y for every row."""
     w = np.asarray(weights, dtype=float)
-    return np.concatenate([np.asarray(outputs[i: i + _SCORE_ROWS], dtype=float) @ w
-                           for i in range(0, len(outputs), _SCORE_ROWS)]) if len(outputs) else np.zeros(0)
+    return _in_blocks(outputs, lambda rows: np.asarray(rows, dtype=float) @ w)
 
 
 def _plain(value: object) -> object:

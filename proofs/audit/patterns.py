@@ -4,8 +4,9 @@ Ding, Wang, Wang, Zhang, Kifer, "Detecting Violations of Differential Privacy" (
 generates them (Bichsel et al., S&P 2021; github.com/eth-sri/dp-sniper, dpsniper/input/pattern_generator.py): the
 base 1^n against one entry above or below, and, for vectors whose entries may all change by 1 (query answers of
 sensitivity 1 each), one entry above and the rest below, one below and the rest above, half above and half below,
-all above, all below, and the X shape (1^h 0^(n-h) against 0^h 1^(n-h), h = floor(n / 2)). The audit tests each
-pattern in both orders, with its Bonferroni correction over all of them.
+all above, all below, and the X shape (1^h 0^(n-h) against 0^h 1^(n-h), h = floor(n / 2)). The audit chooses among
+the patterns, in both orders, on its selection sample and confirms only the pair it picks, so the search costs no
+correction.
 """
 
 from __future__ import annotations

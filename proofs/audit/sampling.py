@@ -30,8 +30,7 @@ def require_own_randomness(sampler: Sampler, x: Hashable, seed: np.random.SeedSe
     A sampler that ignores its ``rng`` (numpy's global state, ``random``, an rng of its own) returns different
     outputs here, and on a process pool its workers would repeat the same noise, so the chunks would not be
     independent and the confidence statement would not hold."""
-    first, second = (_check(x, OWN_RANDOMNESS_CHECK,
-                            _guarded(lambda: _draw_chunk(sampler, x, OWN_RANDOMNESS_CHECK, seed), x)) for _ in range(2))
+    first, second = _drawn_twice(sampler, x, seed)
     if first.shape != second.shape or not np.array_equal(first, second):
         raise InvalidParameterError(f"sampler must draw all its randomness from its rng argument: two calls on input "
                                     f"{x!r} with identically seeded generators returned different outputs")
@@ -41,11 +40,17 @@ def require_fresh_randomness(sampler: Sampler, x: Hashable, seed: np.random.Seed
     """Bad input unless two calls of ``sampler`` on ``x`` (with identically seeded generators, which it is declared to
     ignore) return different outputs: a sampler that draws from the operating system's entropy, as libraries that
     cannot be seeded do, gives fresh noise on every call; one that repeats itself would make the samples dependent."""
-    first, second = (_check(x, OWN_RANDOMNESS_CHECK,
-                            _guarded(lambda: _draw_chunk(sampler, x, OWN_RANDOMNESS_CHECK, seed), x)) for _ in range(2))
+    first, second = _drawn_twice(sampler, x, seed)
     if first.shape == second.shape and np.array_equal(first, second):
         raise InvalidParameterError(f"sampler must return fresh noise on every call with randomness='os': two calls on "
                                     f"input {x!r} returned the same outputs")
+
+
+def _drawn_twice(sampler: Sampler, x: Hashable, seed: np.random.SeedSequence) -> tuple[np.ndarray, np.ndarray]:
+    """OWN_RANDOMNESS_CHECK outputs on ``x``, drawn twice with identically seeded generators (each call checked)."""
+    first, second = (_check(x, OWN_RANDOMNESS_CHECK,
+                            _guarded(lambda: _draw_chunk(sampler, x, OWN_RANDOMNESS_CHECK, seed), x)) for _ in range(2))
+    return first, second
 
 
 def _draw_chunk(sampler: Sampler, x: Hashable, size: int, seed: np.random.SeedSequence) -> np.ndarray:

@@ -9,11 +9,10 @@ from __future__ import annotations
 import secrets
 
 import click
-from rich.table import Table
 
 from dpcert.mechanisms.catalog import CATALOG, make_mechanism
 from dpcert.mechanisms.parameters import require_eps
-from dpcert.proofs.cli.output import progress_bar, emit, json_option, param_option, parse_params
+from dpcert.proofs.cli.output import emit, fields_table, json_option, param_option, parse_params, progress_bar
 
 __all__ = ["audit_command"]
 
@@ -66,9 +65,6 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
         result = audit(target, eps=eps, delta=delta, samples=samples, confidence=confidence, seed=seed,
                        floating_point=floating_point, max_samples=max_samples,
                        progress=lambda done, total: bar.update(task, completed=done, total=total))
-    table = Table(title=f"audit {mechanism}: claimed eps={result.claimed_eps}, delta={result.claimed_delta}")
-    table.add_column("quantity")
-    table.add_column("value")
     rows = [("verdict", result.verdict), ("eps lower bound", f"{result.epsilon_lower_bound:.6g}"),
             ("confidence", str(result.confidence)), ("samples", str(result.samples)), ("stages", str(result.stages)),
             ("seed", str(result.seed)),
@@ -80,8 +76,7 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
         rows += [("x", str(w.x)), ("x'", str(w.x_prime)), ("event", w.event),
                  ("P(E|x)", f"{w.p:.6g} (>= {w.p_lower:.6g})"),
                  ("P(E|x')", f"{w.p_prime:.6g} (<= {w.p_prime_upper:.6g})")]
-    for row in rows:
-        table.add_row(*row)
-    emit(as_json, result.as_json(), table)
+    emit(as_json, result.as_json(),
+         fields_table(f"audit {mechanism}: claimed eps={result.claimed_eps}, delta={result.claimed_delta}", rows))
     if result.verdict == "violation":
         raise click.exceptions.Exit(1)

@@ -23,8 +23,9 @@ from dpcert.proofs.cli.output import console, emit, json_option, progress_bar
 
 if TYPE_CHECKING:
     from dpcert.proofs.claim import Claim, ClaimOutcome
+    from dpcert.proofs.registry import ClaimGroup
 
-__all__ = ["ClaimRun", "VERDICT_MEANINGS", "claims_command", "run_claims"]
+__all__ = ["ClaimRun", "VERDICT_MEANINGS", "claims_command", "paper_option", "run_claims"]
 
 VERDICT_MEANINGS = {
     Verdict.PROVED: "holds for every case it covers: a proof (exact arithmetic or sympy)",
@@ -47,8 +48,15 @@ class ClaimRun:
     def unexpected(self) -> list[str]:
         return [c.id for c, o in self.results if o.verdict is not c.expected]
 
+    def by_group(self) -> list[tuple[ClaimGroup, list[tuple[Claim, ClaimOutcome]]]]:
+        """The checked claims of each registry table, in the registry's order (tables with none left out)."""
+        from dpcert.proofs.registry import GROUPS, group_of
+
+        grouped = [(g, [(c, o) for c, o in self.results if group_of(c) is g]) for g in GROUPS]
+        return [(g, rows) for g, rows in grouped if rows]
+
     def as_json(self) -> dict[str, object]:
-        from dpcert.proofs.registry import GROUPS, group_of, is_paper_error, papers_of
+        from dpcert.proofs.registry import group_of, is_paper_error, papers_of
 
         def described(claim: Claim) -> dict[str, object]:
             group = group_of(claim)
@@ -56,15 +64,15 @@ class ClaimRun:
                     "source": claim.source, "statement": claim.statement, "expected": claim.expected.value,
                     "paper_error": is_paper_error(claim), "reproduce": claim.reproduce}
 
-        counts = {g.key: {v.value: sum(1 for c, o in self.results if group_of(c) is g and o.verdict is v)
-                          for v in Verdict} for g in GROUPS}
+        counts = {g.key: {v.value: sum(1 for _, o in rows if o.verdict is v) for v in Verdict}
+                  for g, rows in self.by_group()}
         return {"claims": [{**described(c), **o.as_json(), "as_expected": o.verdict is c.expected}
                            for c, o in self.results],
                 "skipped": [{**described(c), "reason": reason} for c, reason in self.skipped],
                 "verdicts": {v.value: meaning for v, meaning in VERDICT_MEANINGS.items()},
                 "summary": {"total": len(self.results), "as_expected": len(self.results) - len(self.unexpected),
                             "unexpected": self.unexpected, "skipped": len(self.skipped),
-                            "by_group": {k: v for k, v in counts.items() if any(v.values())}}}
+                            "by_group": counts}}
 
 
 def run_claims(selected: Sequence[Claim]) -> ClaimRun:
@@ -83,10 +91,15 @@ def run_claims(selected: Sequence[Claim]) -> ClaimRun:
     return ClaimRun(tuple(results), tuple(skipped))
 
 
+paper_option = click.option(
+    "--paper", default=None, metavar="KEY",
+    help="only one seed paper's claims: price_of_privacy, online_recommendation, metric_user_level, privact")
+"""``--paper KEY`` of ``claims`` and ``report`` (the keys of :data:`dpcert.proofs.registry.PAPERS`, checked there)."""
+
+
 @click.command("claims")
 @click.option("--id", "ids", multiple=True, metavar="ID", help="only this claim (repeat for several)")
-@click.option("--paper", default=None, metavar="KEY",
-              help="only one seed paper's claims: price_of_privacy, online_recommendation, metric_user_level, privact")
+@paper_option
 @click.option("--source", default=None, help="only claims whose source mentions this text")
 @json_option
 def claims_command(ids: tuple[str, ...], paper: str | None, source: str | None, as_json: bool) -> None:
@@ -111,9 +124,9 @@ def claims_command(ids: tuple[str, ...], paper: str | None, source: str | None, 
 
 
 def _print_report(run: ClaimRun) -> None:
-    from dpcert.proofs.registry import GROUPS, group_of, is_paper_error
+    from dpcert.proofs.registry import is_paper_error
 
-    checked, unexpected = len(run.results), run.unexpected
+    checked, unexpected, groups = len(run.results), run.unexpected, run.by_group()
     console.print(f"[bold]dpcert claims[/bold]: {checked - len(unexpected)} of {checked} got the verdict the registry "
                   f"expects" + (f" ([red]{len(unexpected)} did not: {', '.join(unexpected)}[/red])" if unexpected
                                 else "") + (f"; {len(run.skipped)} skipped" if run.skipped else ""))
@@ -122,11 +135,9 @@ def _print_report(run: ClaimRun) -> None:
     for verdict in Verdict:
         summary.add_column(verdict.value, justify="right")
     summary.add_column("as expected", justify="right")
-    for group in GROUPS:
-        rows = [(c, o) for c, o in run.results if group_of(c) is group]
-        if rows:
-            summary.add_row(group.key, *[str(sum(1 for _, o in rows if o.verdict is v) or "") for v in Verdict],
-                            f"{sum(1 for c, o in rows if o.verdict is c.expected)}/{len(rows)}")
+    for group, rows in groups:
+        summary.add_row(group.key, *[str(sum(1 for _, o in rows if o.verdict is v) or "") for v in Verdict],
+                        f"{sum(1 for c, o in rows if o.verdict is c.expected)}/{len(rows)}")
     console.print(summary)
     console.print("[bold]Verdicts[/bold] (a refuted claim is expected where the registry lists a paper's error or a "
                   "negative control; the column 'expected' says which verdict each claim should get):")
@@ -137,10 +148,7 @@ def _print_report(run: ClaimRun) -> None:
         console.print(f"\n[bold]The papers' errors found[/bold] ({len(errors)}):")
         for c, o in errors:
             console.print(f"  [bold]{escape(c.id)}[/bold] ({escape(c.source)}): {o.verdict.value}")
-    for group in GROUPS:
-        rows = [(c, o) for c, o in run.results if group_of(c) is group]
-        if not rows:
-            continue
+    for group, rows in groups:
         table = Table(title=f"{group.key}: {group.title}", title_justify="left")
         for column in ("id", "verdict", "expected", "method"):
             table.add_column(column, overflow="fold")

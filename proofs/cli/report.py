@@ -18,7 +18,7 @@ import click
 
 from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.cli.claims import VERDICT_MEANINGS, ClaimRun, run_claims
+from dpcert.proofs.cli.claims import VERDICT_MEANINGS, ClaimRun, paper_option, run_claims
 from dpcert.proofs.cli.output import emit, json_option
 
 __all__ = ["render_report", "report_command"]
@@ -44,12 +44,10 @@ def _verdict(verdict: Verdict) -> str:
 
 def render_report(run: ClaimRun, *, title: str = "dpcert claims report") -> str:
     """The report of ``run`` as one HTML document (see the module)."""
-    from dpcert.proofs.registry import GROUPS, group_of, is_paper_error
+    from dpcert.proofs.registry import is_paper_error
 
     e = html.escape
-    checked, unexpected = len(run.results), run.unexpected
-    groups = [(g, [(c, o) for c, o in run.results if group_of(c) is g]) for g in GROUPS]
-    groups = [(g, rows) for g, rows in groups if rows]
+    checked, unexpected, groups = len(run.results), run.unexpected, run.by_group()
     parts = ["<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{e(title)}</title><style>{_STYLE}</style></head><body>", f"<h1>{e(title)}</h1>",
@@ -128,8 +126,7 @@ class _Target:
 @click.command("report")
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="the HTML file to write (replaced whole, or left untouched on failure)")
-@click.option("--paper", default=None, metavar="KEY",
-              help="only one seed paper's claims: price_of_privacy, online_recommendation, metric_user_level, privact")
+@paper_option
 @json_option
 def report_command(out: Path, paper: str | None, as_json: bool) -> None:
     """Check the registered claims and write the report as one self-contained HTML file.
@@ -138,9 +135,7 @@ def report_command(out: Path, paper: str | None, as_json: bool) -> None:
     """
     from dpcert.proofs.registry import claims
 
-    if out.exists() and out.is_dir():
-        raise InvalidParameterError(f"--out must name a file, not a folder. Got {str(out)!r}")
-    if not out.absolute().parent.is_dir():
+    if not out.absolute().parent.is_dir():  # (a folder itself click refuses: dir_okay=False)
         raise InvalidParameterError(f"--out {str(out)!r} cannot be written: its folder does not exist")
     target = _Target(out.absolute())
     try:
