@@ -126,8 +126,7 @@ def _decide(runs: list[list], votes: int, false_failure: float, claim: str, labe
         f"(false-failure probability <= {false_failure_bound(votes, false_failure):.3g}).\n"
         f"  eps lower bound {worst.epsilon_lower_bound:.6g} > claimed {worst.claimed_eps:.6g} "
         f"at confidence {worst.confidence}\n"
-        f"  witness: x={w.x!r}, x'={w.x_prime!r}, event {w.event}: P(E|x) >= {w.p_lower:.6g} "
-        f"({w.k}/{w.n}), P(E|x') <= {w.p_prime_upper:.6g} ({w.k_prime}/{w.n_prime})\n"
+        f"  witness: x={w.x!r}, x'={w.x_prime!r}, event {w.event}: {w.bounds_text()}\n"
         f"  samples per input {budget}, base seed {base} (pass seed={base} to reproduce)")
 
 

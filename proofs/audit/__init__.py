@@ -3,7 +3,8 @@
 See :func:`dpcert.proofs.audit.core.audit` for the method and its error statement.
 """
 
-from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
+from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound, log_odds_lower
 from dpcert.proofs.audit.core import AuditResult, AuditStopped, AuditWitness, audit
 
-__all__ = ["AuditResult", "AuditStopped", "AuditWitness", "audit", "cp_lower", "cp_upper", "eps_lower_bound"]
+__all__ = ["AuditResult", "AuditStopped", "AuditWitness", "audit", "cp_lower", "cp_upper", "eps_lower_bound",
+           "log_odds_lower"]

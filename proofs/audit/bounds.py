@@ -34,7 +34,7 @@ from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 from dpcert.proofs.certified_root import certified_root
 from dpcert.proofs.log_factorial import log_factorial
 
-__all__ = ["cp_lower", "cp_upper", "eps_lower_bound"]
+__all__ = ["cp_lower", "cp_upper", "eps_lower_bound", "log_odds_lower"]
 
 _IV = interval_context(128)  # the parts of log t_a are < 2^37 for n <= 1e8, so their absolute errors are ~2^-90
 
@@ -108,6 +108,22 @@ def eps_lower_bound(p_lo: float, p_prime_hi: float, delta: float) -> float:
     if p_lo <= delta or p_prime_hi <= 0:
         return 0.0 if p_lo <= delta else math.inf
     value = _IV.log(_IV.mpf(p_lo) - delta) - _IV.log(p_prime_hi)
+    return max(0.0, math.nextafter(to_float(value._mpi_[0], rnd=round_floor), -math.inf))
+
+
+def log_odds_lower(share_lo: float) -> float:
+    """log(s / (1 - s)) for a lower bound s on a share P / (P + P'), or 0 when that is not positive; rounded down.
+
+    Why it is an eps lower bound: P / P' = s_true / (1 - s_true) increases in the share s_true, so s <= s_true gives
+    s / (1 - s) <= P / P' <= e^eps for a pure eps-DP mechanism. Taken in mpmath interval arithmetic, the lower end
+    rounded down to a float and then one more ulp (as :func:`eps_lower_bound`); a share of 1 (P' = 0 not excluded
+    by the counts) gives inf.
+    """
+    if share_lo <= 0.5:
+        return 0.0
+    if share_lo >= 1.0:
+        return math.inf
+    value = _IV.log(share_lo) - _IV.log(1 - _IV.mpf(share_lo))
     return max(0.0, math.nextafter(to_float(value._mpi_[0], rnd=round_floor), -math.inf))
 
 

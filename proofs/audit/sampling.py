@@ -76,16 +76,17 @@ def _check(x: Hashable, size: int, out: object) -> np.ndarray:
     return out
 
 
-def stream_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np.random.SeedSequence,
-               chunk: int, executor: Executor | None, consume: Callable[[int, np.ndarray], None],
-               *, progress: Callable[[int], None] | None = None) -> None:
-    """``size`` outputs per input, drawn in chunks of at most ``chunk`` with spawned seeds, each chunk checked and
-    handed to ``consume(input index, outputs)`` as it arrives (in the plan's order) and then dropped, so memory holds
-    one chunk at a time in-process. ``progress(n)`` is called after each chunk of n samples."""
+def stream_all(sampler: Sampler, inputs: Sequence[Hashable], size: int | Sequence[int],
+               seed: np.random.SeedSequence, chunk: int, executor: Executor | None,
+               consume: Callable[[int, np.ndarray], None], *, progress: Callable[[int], None] | None = None) -> None:
+    """``size`` outputs per input (or ``size[i]`` for input i), drawn in chunks of at most ``chunk`` with spawned seeds,
+    each chunk checked and handed to ``consume(input index, outputs)`` as it arrives (in the plan's order) and then
+    dropped, so memory holds one chunk at a time in-process. ``progress(n)`` is called after each chunk of n samples."""
     per_input = seed.spawn(len(inputs))
     plan: list[tuple[int, int, np.random.SeedSequence]] = []
-    for i, s in enumerate(per_input):
-        sizes = [chunk] * (size // chunk) + ([size % chunk] if size % chunk else [])
+    counts = [size] * len(inputs) if isinstance(size, int) else size
+    for i, (s, count) in enumerate(zip(per_input, counts, strict=True)):
+        sizes = [chunk] * (count // chunk) + ([count % chunk] if count % chunk else [])
         plan.extend((i, n, child) for n, child in zip(sizes, s.spawn(len(sizes))))
     if executor is None:
         arriving = (_guarded(lambda i=i, n=n, child=child: _draw_chunk(sampler, inputs[i], n, child), inputs[i])

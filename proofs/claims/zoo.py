@@ -45,8 +45,8 @@ def _audited(name: str, eps: str, samples: int, floating_point: bool):
                  f"input, seed {_SEED}" + (", floating-point events" if floating_point else "") + ")")
         if result.verdict == "violation":
             w = result.witness
-            return Verdict.REFUTED, (f"witness x = {w.x}, x' = {w.x_prime}, event {w.event}: P(E|x) >= {w.p_lower:.4g}, "
-                                     f"P(E|x') <= {w.p_prime_upper:.4g}; {bound} > claimed {eps}")
+            return Verdict.REFUTED, (f"witness x = {w.x}, x' = {w.x_prime}, event {w.event}: {w.bounds_text(4)}; "
+                                     f"{bound} > claimed {eps}")
         return Verdict.UNKNOWN, f"no violation found: {bound} <= claimed {eps} (an audit cannot prove privacy)"
 
     return decide
@@ -66,7 +66,7 @@ CLAIMS: tuple[Claim, ...] = (
     _claim("svt3", _LYU.format(3), "1", 100_000, _R, "not private: releases the noisy answer"),
     _claim("svt4", _LYU.format(4), "1", 400_000, _R, "only (1 + 6c) eps / 4-private: 7/4 at c = 1"),
     _claim("svt5", _LYU.format(5), "1/10", 10_000, _R, "not private: no threshold noise"),
-    _claim("svt6", _LYU.format(6), "1/10", 1_000_000, _R, "not private: answers every query"),
+    _claim("svt6", _LYU.format(6), "1/10", 2_000_000, _R, "not private: answers every query"),
     _claim("noisy-max", _DING_ALGORITHM.format(5, 1), "1/10", 200_000, _U,
            "private: returns the index; also named report-noisy-max1"),
     _claim("noisy-max-value", _DING_ALGORITHM.format(7, 3), "1/10", 1_000_000, _R,

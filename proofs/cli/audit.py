@@ -40,7 +40,8 @@ def _build(name: str, raw: dict[str, str], eps: str):
 @click.option("--max-samples", default=None,
               help="with --samples auto: the largest budget per input tried, an integer in [2, 10^7] and at most 4e7 "
                    "over all inputs (default: the most allowed)")
-@click.option("--confidence", default=0.95, show_default=True, type=float, help="confidence in (0, 1)")
+@click.option("--confidence", default=1 - 1e-6, show_default="1 - 1e-6, as dpcert claims", type=float,
+              help="confidence in (0, 1) that the eps lower bound holds")
 @click.option("--seed", default=None,
               help="seed of the run, an integer >= 0 (default: drawn fresh and printed, so reruns are independent "
                    "and each is reproducible from its output)")
@@ -66,7 +67,8 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
                        floating_point=floating_point, max_samples=max_samples,
                        progress=lambda done, total: bar.update(task, completed=done, total=total))
     rows = [("verdict", result.verdict), ("eps lower bound", f"{result.epsilon_lower_bound:.6g}"),
-            ("confidence", str(result.confidence)), ("samples", str(result.samples)), ("stages", str(result.stages)),
+            ("confidence", str(result.confidence)), ("samples per input", str(result.samples_per_input)),
+            ("samples drawn in all", str(result.samples)), ("stages", str(result.stages)),
             ("seed", str(result.seed)),
             ("seconds", f"{result.seconds:.2f}")]
     if result.best_possible_lower_bound is not None:
@@ -74,8 +76,8 @@ def audit_command(mechanism: str, params: tuple[str, ...], eps: str, delta: str,
     if result.witness is not None:
         w = result.witness
         rows += [("x", str(w.x)), ("x'", str(w.x_prime)), ("event", w.event),
-                 ("P(E|x)", f"{w.p:.6g} (>= {w.p_lower:.6g})"),
-                 ("P(E|x')", f"{w.p_prime:.6g} (<= {w.p_prime_upper:.6g})")]
+                 ("P(E|x)", f"{w.p:.6g} ({w.k}/{w.n})"), ("P(E|x')", f"{w.p_prime:.6g} ({w.k_prime}/{w.n_prime})"),
+                 ("bounds", w.bounds_text())]
     emit(as_json, result.as_json(),
          fields_table(f"audit {mechanism}: claimed eps={result.claimed_eps}, delta={result.claimed_delta}", rows))
     if result.verdict == "violation":

@@ -300,13 +300,15 @@ def test_false_positive_harness_has_power():
 def test_auto_budget_stops_at_the_first_stage_that_finds_a_violation():
     """samples="auto": 10^4 samples per input already catch histogram-wrong-scale; the stage ran at confidence
     1 - (1 - confidence) / 4 (four budgets in the schedule: a union over every stage that could have run), the result
-    states the confidence asked for and the samples drawn in all, and its counts recheck."""
+    states the confidence asked for and the samples drawn in all (5,000 selecting per input, and the confirmation's
+    two Poisson sample sizes), and its counts recheck."""
     confidence = 0.999
     result = audit(make_mechanism("histogram-wrong-scale", raw={"eps": "1/10"}), eps="1/10", samples="auto",
                    confidence=confidence, seed=1)
-    assert result.verdict == "violation" and result.stages == 1 and result.samples == 2 * 10_000
+    assert result.verdict == "violation" and result.stages == 1 and result.samples_per_input == 10_000
+    assert result.samples == 2 * 5_000 + result.witness.n + result.witness.n_prime
     assert result.confidence == confidence
-    assert result.alpha_per_bound == pytest.approx((1 - confidence) / 4 / 2)  # one confirmed pair, two bounds
+    assert result.alpha_per_bound == pytest.approx((1 - confidence) / 4)  # one confirmed pair, one bound on its share
     assert result.recheck()
 
 
@@ -317,8 +319,17 @@ def test_auto_budget_runs_every_stage_on_a_private_mechanism():
     bound is within 0.01 of the truth (measured 0.9978)."""
     result = audit(_rr("1"), eps=1, samples="auto", confidence=STRICT, seed=1)
     assert result.verdict == "no-violation-found" and result.stages == 4
-    assert result.samples == 2 * (10**4 + 10**5 + 10**6 + 10**7)
+    assert _drawn_about(result.samples, [10**4, 10**5, 10**6, 10**7], inputs=2)
     assert 0.99 <= result.epsilon_lower_bound <= 1.0
+
+
+def _drawn_about(drawn: int, budgets: list[int], *, inputs: int) -> bool:
+    """Whether ``drawn`` samples is what staged pure audits of two-input pairs draw at these budgets, up to the
+    confirmation's Poisson sizes: half of each budget per input selects (exact), and each stage's two confirmation
+    sizes are Poisson(budget / 2), so their sum over the stages has mean sum(budgets) and variance sum(budgets); it
+    is off by more than 7 standard deviations with probability < 1e-11 (Poisson tail, Chernoff)."""
+    mean = inputs * sum(b // 2 for b in budgets) + sum(b - b // 2 for b in budgets) * 2
+    return abs(drawn - mean) <= 7 * math.sqrt(sum(budgets))
 
 
 _STAGES, _RUNS, _LOOSE = tuple(range(200, 219)), 150, 0.5
@@ -349,9 +360,38 @@ def test_the_optional_stopping_simulation_fails_stages_that_do_not_share_the_con
     assert _staged_false_violations(monkeypatch) > binom.isf(1e-6, _RUNS, 1 - _LOOSE)
 
 
+_SHARE_RUNS, _SHARE_CONFIDENCE = 300, 0.95
+
+
+def _share_false_violations(monkeypatch=None) -> int:
+    """Pure audits (1,000 samples per input, confidence 0.95) of randomized response at its true eps = ln 3, one per
+    seed: how many report a violation. Both its events are tight (P(1|1) / P(1|0) = (3/4) / (1/4) = 3), and their
+    probabilities are large, where the share bound needs the confirmation's Poisson sizes to be exact."""
+    mechanism = make_mechanism("randomized-response", raw={"eps": "log(3)"})
+    return sum(audit(mechanism, eps="log(3)", samples=1_000, confidence=_SHARE_CONFIDENCE, seed=seed).verdict
+               == "violation" for seed in range(_SHARE_RUNS))
+
+
+@pytest.mark.statistical
+def test_the_share_bound_of_pure_audits_keeps_its_confidence():
+    """Simulation of the error rate of the conditional share bound (module docstring of dpcert.proofs.audit.core):
+    each run is wrong with probability <= 0.05, so over 300 independent runs more than binom.isf(1e-6, 300, 0.05) = 36
+    false violations has probability <= 1e-6 (measured 11, near the 15 a tight bound gives)."""
+    assert _share_false_violations() <= binom.isf(1e-6, _SHARE_RUNS, 1 - _SHARE_CONFIDENCE)
+
+
+@pytest.mark.statistical
+def test_the_share_simulation_fails_a_bound_without_its_margin(monkeypatch):
+    """Power of the check above: the share's point estimate k / (k + k') in place of its Clopper–Pearson bound is
+    above the truth about half the time (measured 148 of 300 > 36)."""
+    monkeypatch.setattr(audit_core, "cp_lower", lambda k, n, alpha: k / n)
+    assert _share_false_violations() > binom.isf(1e-6, _SHARE_RUNS, 1 - _SHARE_CONFIDENCE)
+
+
 def test_max_samples_caps_the_staged_budget_and_only_it():
     result = audit(_rr("1"), eps=1, samples="auto", max_samples=50_000, confidence=STRICT, seed=1)
-    assert result.stages == 2 and result.samples == 2 * (10**4 + 50_000)
+    assert result.stages == 2 and result.samples_per_input == 50_000
+    assert _drawn_about(result.samples, [10**4, 50_000], inputs=2)
     with pytest.raises(InvalidParameterError, match=r"max_samples must be an integer in \[2, 10\^7\]"):
         audit(_rr("1"), eps=1, samples="auto", max_samples=10**8, seed=1)
     with pytest.raises(InvalidParameterError, match="max_samples applies to samples='auto' only"):
@@ -400,7 +440,8 @@ def test_a_staged_audit_whose_sampler_fails_later_keeps_the_finished_stages():
     with pytest.raises(AuditStopped, match=message) as stopped:
         audit(fragile, eps=1, pairs=[(0, 1)], samples="auto", confidence=0.99, seed=1, chunk=50_000)
     partial = stopped.value.partial
-    assert partial.stages == 1 and partial.samples == 2 * 10_000 and partial.confidence == 0.99 and partial.recheck()
+    assert partial.stages == 1 and partial.samples == 2 * 5_000 + partial.witness.n + partial.witness.n_prime
+    assert partial.confidence == 0.99 and partial.recheck()
     with pytest.raises(InvalidParameterError, match="out of entropy") as first:  # nothing finished: the plain error
         audit(lambda x, size, rng: fragile(x, 10**6, rng), eps=1, pairs=[(0, 1)], samples="auto", seed=1)
     assert not isinstance(first.value, AuditStopped)
