@@ -7,7 +7,7 @@ For 1 <= k <= n, P(Bin(n, p) >= k) strictly increases in p, so for a float b
 At small n the tails are evaluated exactly (integers: a float is a dyadic rational), so "b <= p_lo" and
 "p_lo < b (1 + 1e-9)" are decided exactly: the exact bound is bracketed in [b, b (1 + 1e-9)). At large n
 the tail is summed independently in 60-digit mpmath (log-gamma anchor, term recurrence, the short side).
-eps_lower_bound is compared with the exact log ratio at 50 digits.
+eps_lower_bound and log_odds_lower are compared with the exact log ratio and log odds at 50 digits.
 
 References: Clopper and Pearson (Biometrika 1934).
 """
@@ -24,7 +24,7 @@ from scipy.stats import beta
 
 from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.proofs.audit import bounds
-from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound
+from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound, log_odds_lower
 
 SMALL_N = (1, 2, 3, 4, 5, 7, 10, 16, 25, 40, 59, 60)
 CLOSE = 1e-9
@@ -229,6 +229,21 @@ def test_eps_lower_bound_random_and_edge_cases():
     assert eps_lower_bound(0.5, 0.25, 0.25) == 0.0  # ratio exactly 1
     assert eps_lower_bound(0.1, 0.25, 0.1) == 0.0  # p_lo <= delta
     assert eps_lower_bound(0.3, 0.0, 0.1) == math.inf
+
+
+def test_log_odds_lower_is_below_the_exact_log_odds():
+    """log_odds_lower(s) <= log(s / (1 - s)) at 50 digits, within 1e-15 relative of it, on random shares from just
+    above 1/2 (where 1 - s carries the rounding) to 1 - 2^-52, and at the ends."""
+    rng = np.random.default_rng(11)
+    shares = [0.5 + 2.0 ** -52, 0.75, 1 - 2.0 ** -52, math.nextafter(0.5, 1.0)]
+    shares += [float(1 - 10 ** rng.uniform(-15.9, math.log10(0.5))) for _ in range(2000)]
+    with mpmath.workdps(50):
+        for share in shares:
+            exact = mpmath.log(mpmath.mpf(share) / (1 - mpmath.mpf(share)))
+            bound = log_odds_lower(share)
+            assert bound <= exact and exact - bound <= 1e-15 * max(1, exact), share
+    assert log_odds_lower(0.5) == 0.0 and log_odds_lower(0.2) == 0.0 and log_odds_lower(0.0) == 0.0
+    assert log_odds_lower(1.0) == math.inf
 
 
 # ---------------------------------------------------------------------------------------------
