@@ -388,8 +388,17 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     selection = draw_all(sampler, inputs, n_select, select_seed, chunk, executor, progress=advance,
                          compact=is_continuous)  # real vectors chosen on in float32: half the memory
     continuous = is_continuous(np.concatenate([s[:20_000] for s in selection]))  # what it looks at
-    chosen = [select_event(selection[position(a)], selection[position(b)], continuous, n_confirm, alpha, delta_f,
-                           floating_point=floating_point) for a, b in ordered]
+    fitted: dict[tuple[int, int], list] = {}  # both directions of a pair share one fit
+    chosen = []
+    for a, b in ordered:
+        i, j = position(a), position(b)
+        if (j, i) in fitted:
+            chosen.append(fitted[j, i][1])
+        else:
+            fitted[i, j] = select_event(selection[i], selection[j], continuous, n_confirm, alpha, delta_f,
+                                        floating_point=floating_point)
+            chosen.append(fitted[i, j][0])
+    del fitted
     del selection
     pick = max(range(len(ordered)), key=lambda i: chosen[i][1])  # the first of the best selection scores
     (a, b), event = ordered[pick], chosen[pick][0]

@@ -310,14 +310,20 @@ def vector_bounds(k: np.ndarray, k2: np.ndarray, n: float, n2: float, alpha: flo
     return np.maximum(np.nan_to_num(value, nan=0.0), 0.0)
 
 
+Choice = tuple[Event | None, float]
+"""A family's event for one direction of a pair and its value (None and 0 when the family has none)."""
+
+
 def select_event(a: np.ndarray, b: np.ndarray, continuous: bool, n_confirm: int, alpha: float,
-                 delta: float, *, floating_point: bool = False) -> tuple[Event, float]:
-    """The candidate event for P(E|a) vs P(E|b), counts scored as if from ``n_confirm`` samples (the frequencies
-    rescaled); returns (event, value). Each family's event is fitted on the first part of the selection sample; the
-    one that bounds best on the held-out rest is returned, and ``value`` is that held-out bound, an honest guide to
-    compare pairs by. (Fitting the winner again on the whole selection sample would choose a new threshold in-sample,
-    and in a tail that choice is optimistic.) Samples too small to split (under 100) use the first family and its own
-    score. With ``floating_point``, scalar float64 outputs also get the lattice events (see the module)."""
+                 delta: float, *, floating_point: bool = False) -> list[tuple[Event, float]]:
+    """The candidate events for P(E|a) vs P(E|b) and for P(E|b) vs P(E|a), counts scored as if from ``n_confirm``
+    samples (the frequencies rescaled): [(event, value) for a over b, (event, value) for b over a]. Both directions
+    share every fit (sorted columns, scores, counts): only the comparison differs. Each family's events are fitted on
+    the first part of the selection sample; the one that bounds best on the held-out rest is returned, and ``value``
+    is that held-out bound, an honest guide to compare pairs by. (Fitting the winner again on the whole selection
+    sample would choose a new threshold in-sample, and in a tail that choice is optimistic.) Samples too small to
+    split (under 100) use the first family and its own score. With ``floating_point``, scalar float64 outputs also get
+    the lattice events (see the module)."""
     families = _families(a, continuous, floating_point)
     if min(len(a), len(b)) < 100:
         return families[0](a, b, n_confirm / len(a), n_confirm / len(b), n_confirm, alpha, delta)
@@ -335,27 +341,33 @@ def _families(a: np.ndarray, continuous: bool, floating_point: bool) -> tuple:
     return (own,)
 
 
-def _held_out_choice(families, a, b, n, alpha, delta) -> tuple[Event, float]:
-    """(event, value): of the families' events, each selected on the first 1 - HELD_OUT of ``a`` and ``b``, the one
-    that bounds best on the rest, and that bound. All of the selection sample takes part: a rare event (the tail of a
-    noisy maximum) shows on the held-out part only when that part is large."""
+def _both(k: np.ndarray, k2: np.ndarray, n: float, alpha: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
+    """The bounds of counts k (under a) and k2 (under b) for a over b and for b over a."""
+    return vector_bounds(k, k2, n, n, alpha, delta), vector_bounds(k2, k, n, n, alpha, delta)
+
+
+def _held_out_choice(families, a, b, n, alpha, delta) -> list[tuple[Event, float]]:
+    """For each direction, of the families' events, each selected on the first 1 - HELD_OUT of ``a`` and ``b`` (by
+    the bound at alpha * FIT_ALPHA), the one that bounds best on the rest, and that bound. All of the selection sample
+    takes part: a rare event (the tail of a noisy maximum) shows on the held-out part only when that part is large."""
     cut_a, cut_b = int(len(a) * (1 - HELD_OUT)), int(len(b) * (1 - HELD_OUT))
     held_a, held_b = a[cut_a:], b[cut_b:]
-    best: tuple[Event, float] | None = None
+    best: list[tuple[Event, float] | None] = [None, None]
     for family in families:
-        event, _ = family(a[:cut_a], b[:cut_b], n / cut_a, n / cut_b, n, alpha * FIT_ALPHA, delta)
-        if event is None:
-            continue
-        value = float(vector_bounds([event.count(held_a) * n / len(held_a)], [event.count(held_b) * n / len(held_b)],
-                                    n, n, alpha, delta)[0])
-        if best is None or value > best[1]:
-            best = (event, value)
-    assert best is not None  # the first family always has an event
+        for side, (event, _) in enumerate(family(a[:cut_a], b[:cut_b], n / cut_a, n / cut_b, n, alpha * FIT_ALPHA,
+                                                 delta)):
+            if event is None:
+                continue
+            value = float(_both([event.count(held_a) * n / len(held_a)], [event.count(held_b) * n / len(held_b)], n,
+                                alpha, delta)[side][0])
+            if best[side] is None or value > best[side][1]:
+                best[side] = (event, value)
+    assert best[0] is not None and best[1] is not None  # the first family always has events
     return best
 
 
-def _select_score(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event | None, float]:
-    """The best half-line of a logistic regression's linear score of the coordinates (see the module)."""
+def _select_score(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:
+    """The best half-lines of a logistic regression's linear score of the coordinates (see the module)."""
     from sklearn.linear_model import LogisticRegression
 
     fit_a, fit_b = np.asarray(a[:SCORE_FIT_ROWS], dtype=float), np.asarray(b[:SCORE_FIT_ROWS], dtype=float)
@@ -366,13 +378,13 @@ def _select_score(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event | None
     model = LogisticRegression(max_iter=200).fit((features - centre) / spread, labels)
     weights = tuple(float(w) for w in model.coef_[0] / spread)
     if not any(weights):
-        return None, 0.0
-    inner, score = _best_half_line(_scores(a, weights), _scores(b, weights), scale_a, scale_b, n, alpha, delta)
-    return (None, 0.0) if inner is None else (ScoreEvent(weights, inner), score)
+        return [(None, 0.0), (None, 0.0)]
+    return [(None, 0.0) if inner is None else (ScoreEvent(weights, inner), score) for inner, score in
+            _best_half_line(_scores(a, weights), _scores(b, weights), scale_a, scale_b, n, alpha, delta)]
 
 
-def _select_bin_score(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event | None, float]:
-    """The best half-line of the naive Bayes score of :class:`BinScoreEvent`, its weights counted on all of ``a`` and
+def _select_bin_score(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:
+    """The best half-lines of the naive Bayes score of :class:`BinScoreEvent`, its weights counted on all of ``a`` and
     ``b`` (a count per bin: cheap, and far less noisy than a regression fitted on a part)."""
     edges = _bin_edges(np.vstack([a[:SCORE_FIT_ROWS // 10], b[:SCORE_FIT_ROWS // 10]]))
     weights = []
@@ -380,31 +392,34 @@ def _select_bin_score(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event | 
         ca = np.bincount(np.searchsorted(e, a[:, j]), minlength=len(e) + 1) + 0.5
         cb = np.bincount(np.searchsorted(e, b[:, j]), minlength=len(e) + 1) + 0.5
         weights.append(tuple(float(w) for w in np.log(ca / ca.sum()) - np.log(cb / cb.sum())))
-    inner, score = _best_half_line(_bin_scores(a, edges, weights), _bin_scores(b, edges, weights), scale_a, scale_b,
-                                   n, alpha, delta)
-    return (None, 0.0) if inner is None else (BinScoreEvent(edges, tuple(weights), inner), score)
+    return [(None, 0.0) if inner is None else (BinScoreEvent(edges, tuple(weights), inner), score) for inner, score in
+            _best_half_line(_bin_scores(a, edges, weights), _bin_scores(b, edges, weights), scale_a, scale_b, n,
+                            alpha, delta)]
 
 
-def _select_set(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, float]:
+def _select_set(a, b, scale_a, scale_b, n, alpha, delta) -> list[tuple[SetEvent, float]]:
     code = RowCode.of(a, b)
     count_a, count_b = _counts(a, code), _counts(b, code)
     values = list(set(count_a) | set(count_b))
     ca = np.array([count_a.get(v, 0) for v in values], dtype=float) * scale_a
     cb = np.array([count_b.get(v, 0) for v in values], dtype=float) * scale_b
-    order = np.argsort(-(ca + 0.5) / (cb + 0.5), kind="stable")
     # the prefixes' bounds at every length, or (many outputs) at _PREFIXES lengths spread evenly and geometrically
-    lengths = np.arange(len(order)) if len(order) <= _PREFIXES else np.unique(np.concatenate(
-        [np.geomspace(1, len(order), _PREFIXES // 2).astype(int) - 1, np.linspace(0, len(order) - 1, _PREFIXES // 2,
-                                                                                  dtype=int)]))
-    scores = vector_bounds(np.cumsum(ca[order])[lengths], np.cumsum(cb[order])[lengths], n, n, alpha, delta)
-    best = int(lengths[int(np.argmax(scores))])
-    return SetEvent(frozenset(values[i] for i in order[: best + 1]), code), float(np.max(scores))
+    lengths = np.arange(len(values)) if len(values) <= _PREFIXES else np.unique(np.concatenate(
+        [np.geomspace(1, len(values), _PREFIXES // 2).astype(int) - 1, np.linspace(0, len(values) - 1, _PREFIXES // 2,
+                                                                                   dtype=int)]))
+    chosen = []
+    for top, bottom in ((ca, cb), (cb, ca)):
+        order = np.argsort(-(top + 0.5) / (bottom + 0.5), kind="stable")
+        scores = vector_bounds(np.cumsum(top[order])[lengths], np.cumsum(bottom[order])[lengths], n, n, alpha, delta)
+        best = int(lengths[int(np.argmax(scores))])
+        chosen.append((SetEvent(frozenset(values[i] for i in order[: best + 1]), code), float(np.max(scores))))
+    return chosen
 
 
-def _select_lattice(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, float]:
-    """The best set of lattice cells (:func:`lattice_cells`), chosen as :func:`_select_set` chooses outputs."""
-    event, score = _select_set(lattice_cells(a), lattice_cells(b), scale_a, scale_b, n, alpha, delta)
-    return LatticeEvent(event.values), score
+def _select_lattice(a, b, scale_a, scale_b, n, alpha, delta) -> list[tuple[LatticeEvent, float]]:
+    """The best sets of lattice cells (:func:`lattice_cells`), chosen as :func:`_select_set` chooses outputs."""
+    return [(LatticeEvent(event.values), score)
+            for event, score in _select_set(lattice_cells(a), lattice_cells(b), scale_a, scale_b, n, alpha, delta)]
 
 
 def _counts(outputs: np.ndarray, code: RowCode | None) -> Counter[Hashable]:
@@ -416,7 +431,7 @@ def _counts(outputs: np.ndarray, code: RowCode | None) -> Counter[Hashable]:
     return Counter(dict(zip(*[x.tolist() for x in np.unique(outputs, return_counts=True)])))
 
 
-def _select_threshold(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, float]:
+def _select_threshold(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:
     best = _best_half_line(a, b, scale_a, scale_b, n, alpha, delta)
     if a.ndim == 2:
         for key in range(a.shape[1]):
@@ -424,23 +439,24 @@ def _select_threshold(a, b, scale_a, scale_b, n, alpha, delta) -> tuple[Event, f
             if len(values) > _KEY_VALUES:
                 continue
             for value in values[counts >= 10]:
-                inner, score = _best_half_line(a[a[:, key] == value], b[b[:, key] == value], scale_a, scale_b, n,
-                                               alpha, delta, skip=key)
-                if inner is not None and score > best[1]:
-                    best = (ConditionedThresholdEvent(key, float(value), inner, a.dtype == np.float32), score)
+                found = _best_half_line(a[a[:, key] == value], b[b[:, key] == value], scale_a, scale_b, n, alpha,
+                                        delta, skip=key)
+                for side, (inner, score) in enumerate(found):
+                    if inner is not None and score > best[side][1]:
+                        best[side] = (ConditionedThresholdEvent(key, float(value), inner, a.dtype == np.float32), score)
     return best
 
 
-def _best_half_line(a, b, scale_a, scale_b, n, alpha, delta, *, skip: int | None = None
-                    ) -> tuple[ThresholdEvent | None, float]:
-    """The best ``{y_j >= t}`` / ``{y_j <= t}`` over coordinates j (except ``skip``) and a quantile grid of t;
-    counts are scaled to ``n`` confirmation samples (``a`` and ``b`` may be restricted subsets)."""
+def _best_half_line(a, b, scale_a, scale_b, n, alpha, delta, *, skip: int | None = None) -> list[Choice]:
+    """The best ``{y_j >= t}`` / ``{y_j <= t}`` over coordinates j (except ``skip``) and a quantile grid of t, for a
+    over b and for b over a; counts are scaled to ``n`` confirmation samples (``a`` and ``b`` may be restricted
+    subsets)."""
+    best: list[Choice] = [(None, 0.0), (None, 0.0)]
     if len(a) == 0 or len(b) == 0:
-        return None, 0.0
+        return best
     columns = [None] if a.ndim == 1 else [j for j in range(a.shape[1]) if j != skip]
     tail = np.geomspace(min(10 / n, 0.01), 0.01, 20)
     levels = np.unique(np.concatenate([tail, np.linspace(0.01, 0.99, 99), 1 - tail]))
-    best: tuple[ThresholdEvent, float] | None = None
     for j in columns:
         ya = np.sort(a if j is None else a[:, j])
         yb = np.sort(b if j is None else b[:, j])
@@ -453,8 +469,8 @@ def _best_half_line(a, b, scale_a, scale_b, n, alpha, delta, *, skip: int | None
             else:
                 ka = np.searchsorted(ya, grid, "right") * scale_a
                 kb = np.searchsorted(yb, grid, "right") * scale_b
-            scores = vector_bounds(ka, kb, n, n, alpha, delta)
-            i = int(np.argmax(scores))
-            if best is None or scores[i] > best[1]:
-                best = (ThresholdEvent(j, float(grid[i]), direction), float(scores[i]))
-    return best if best is not None else (None, 0.0)
+            for side, scores in enumerate(_both(ka, kb, n, alpha, delta)):
+                i = int(np.argmax(scores))
+                if best[side][0] is None or scores[i] > best[side][1]:
+                    best[side] = (ThresholdEvent(j, float(grid[i]), direction), float(scores[i]))
+    return best

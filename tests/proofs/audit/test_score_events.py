@@ -29,8 +29,8 @@ def _laplace_parallel(scale):
 
 
 def _without_scores(monkeypatch):
-    monkeypatch.setattr(events_module, "_select_score", lambda *args, **kwargs: (None, 0.0))
-    monkeypatch.setattr(events_module, "_select_bin_score", lambda *args: (None, 0.0))
+    monkeypatch.setattr(events_module, "_select_score", lambda *args, **kwargs: [(None, 0.0), (None, 0.0)])
+    monkeypatch.setattr(events_module, "_select_bin_score", lambda *args: [(None, 0.0), (None, 0.0)])
 
 
 @pytest.mark.statistical
@@ -62,7 +62,7 @@ def _rappor_bin_weights() -> tuple[tuple[float, ...], ...]:
     """The naive Bayes weights fitted on 10^6 RAPPOR reports per input (1 against 0)."""
     rng = np.random.default_rng(4)
     a, b = _RAPPOR(1, 1_000_000, rng), _RAPPOR(0, 1_000_000, rng)
-    event, _ = events_module._select_bin_score(a, b, 1.0, 1.0, 10**6, 0.05, 0.0)
+    (event, _), _ = events_module._select_bin_score(a, b, 1.0, 1.0, 10**6, 0.05, 0.0)
     return event.weights
 
 
