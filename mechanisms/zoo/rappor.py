@@ -46,12 +46,13 @@ class _BloomReports(ZooMechanism):
         return x in BLOOM_BITS and x2 in BLOOM_BITS and x != x2
 
     def _permanent(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
+        """The permanent randomized response of x's Bloom filter, as booleans."""
         if x not in BLOOM_BITS:
             raise InvalidParameterError(f"x must be one of the inputs {sorted(BLOOM_BITS)}. Got {x!r}")
-        bloom = np.zeros((check_size(size), _BITS))
-        bloom[:, list(BLOOM_BITS[x])] = 1
-        u = rng.random((size, _BITS))
-        return np.where(u < self.flip / 2, 1.0, np.where(u < self.flip, 0.0, bloom))
+        bloom = np.zeros(_BITS, dtype=bool)
+        bloom[list(BLOOM_BITS[x])] = True
+        u = rng.random((check_size(size), _BITS))
+        return (u < self.flip / 2) | ((u >= self.flip) & bloom)  # 1 w.p. f/2, 0 w.p. f/2, else the bit
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class OneTimeRappor(_BloomReports):
     expected_verdict: ClassVar[str] = "private"
 
     def sample(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
-        return self._permanent(x, size, rng)
+        return self._permanent(x, size, rng).astype(float)
 
 
 @dataclass(frozen=True)
@@ -84,4 +85,4 @@ class Rappor(_BloomReports):
 
     def sample(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
         permanent = self._permanent(x, size, rng)
-        return (rng.random(permanent.shape) < np.where(permanent == 1, 0.55, 0.45)).astype(float)
+        return (rng.random(permanent.shape) < np.where(permanent, 0.55, 0.45)).astype(float)

@@ -399,10 +399,8 @@ def _select_bin_score(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:
 
 def _select_set(a, b, scale_a, scale_b, n, alpha, delta) -> list[tuple[SetEvent, float]]:
     code = RowCode.of(a, b)
-    count_a, count_b = _counts(a, code), _counts(b, code)
-    values = list(set(count_a) | set(count_b))
-    ca = np.array([count_a.get(v, 0) for v in values], dtype=float) * scale_a
-    cb = np.array([count_b.get(v, 0) for v in values], dtype=float) * scale_b
+    values, ca, cb = _count_table(a, b, code)
+    ca, cb = ca * scale_a, cb * scale_b
     # the prefixes' bounds at every length, or (many outputs) at _PREFIXES lengths spread evenly and geometrically
     lengths = np.arange(len(values)) if len(values) <= _PREFIXES else np.unique(np.concatenate(
         [np.geomspace(1, len(values), _PREFIXES // 2).astype(int) - 1, np.linspace(0, len(values) - 1, _PREFIXES // 2,
@@ -422,13 +420,22 @@ def _select_lattice(a, b, scale_a, scale_b, n, alpha, delta) -> list[tuple[Latti
             for event, score in _select_set(lattice_cells(a), lattice_cells(b), scale_a, scale_b, n, alpha, delta)]
 
 
-def _counts(outputs: np.ndarray, code: RowCode | None) -> Counter[Hashable]:
-    """How often each output occurs (each row's code with ``code``, each row as a tuple for other 2-d outputs)."""
+def _count_table(a: np.ndarray, b: np.ndarray, code: RowCode | None) -> tuple[list, np.ndarray, np.ndarray]:
+    """(values, counts in a, counts in b): every output that occurs (each row's code with ``code``, each row as a tuple
+    for other 2-d outputs) and how often, numpy's sorted unique values where the outputs are numbers."""
     if code is not None:
-        outputs = code.encode(outputs)[0]
-    elif outputs.ndim > 1 or outputs.dtype == object:
-        return Counter(_plain(v) for v in as_keys(outputs))
-    return Counter(dict(zip(*[x.tolist() for x in np.unique(outputs, return_counts=True)])))
+        a, b = code.encode(a)[0], code.encode(b)[0]
+    elif a.ndim > 1 or a.dtype == object or b.dtype == object:
+        count_a, count_b = Counter(_plain(v) for v in as_keys(a)), Counter(_plain(v) for v in as_keys(b))
+        values = list(set(count_a) | set(count_b))
+        return (values, np.array([count_a.get(v, 0) for v in values], dtype=float),
+                np.array([count_b.get(v, 0) for v in values], dtype=float))
+    (seen_a, na), (seen_b, nb) = (np.unique(x, return_counts=True) for x in (a, b))
+    values = np.union1d(seen_a, seen_b)
+    ca, cb = np.zeros(len(values)), np.zeros(len(values))
+    ca[np.searchsorted(values, seen_a)] = na
+    cb[np.searchsorted(values, seen_b)] = nb
+    return values.tolist(), ca, cb
 
 
 def _select_threshold(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:
