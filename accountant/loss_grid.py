@@ -295,6 +295,8 @@ class LossGrid:
                     tilt: float = 0.0) -> LossGrid:
         """A grid from untilted masses (already bounds on ``side``) at l_j = (start + j) h."""
         masses = np.asarray(masses, dtype=float)
+        if side == "lower":  # a lower bound rounded below 0 (-1e-323) is one at 0 too: masses are >= 0
+            masses = np.maximum(masses, 0.0)
         if masses.size == 0:
             masses = np.zeros(1)
         losses = cls._losses(step, start, masses.size)

@@ -5,6 +5,7 @@ rational masses)."""
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import mpmath
@@ -191,6 +192,19 @@ def test_power_ignoring_the_folded_tails_is_caught(monkeypatch):
     summed = _direct_power(masses, count)
     assert any(raised.delta(eps) > _reference_delta(summed, count * start, step, eps)[1]
                for eps in raised.losses()[::5])
+
+
+def test_a_lower_mass_rounded_below_zero_is_taken_as_zero_without_a_warning():
+    """A lower bound on a mass can round to -1e-323 (found by `dpcert compose 'gaussian:sigma=?*10'
+    'gaussian:sigma=1,q=0.01*1000' --delta 1e-6 --target-eps 2`, which printed numpy's "invalid value in log"); 0 is
+    a lower bound too, and the grid is the one of the masses with it replaced by 0."""
+    masses = np.array([0.25, -1e-323, 0.5])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        grid = LossGrid.from_masses("lower", Fraction(1, 4), -1, masses, 0.0, tilt=0.5)
+    clean = LossGrid.from_masses("lower", Fraction(1, 4), -1, np.array([0.25, 0.0, 0.5]), 0.0, tilt=0.5)
+    assert np.array_equal(grid.values, clean.values) and (grid.start, grid.scale2, grid.log_scale) == (
+        clean.start, clean.scale2, clean.log_scale)
 
 
 @pytest.mark.parametrize("rate", [-900.0, -8.78, 0.0, 1e-9, 3.5])
