@@ -304,7 +304,8 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
             ``neighbour_pairs()`` (zoo), its neighbour relation over ``inputs()`` (finite), (0, sensitivity), or,
             for a sampler given ``input_length``, StatDP's input patterns of that length (tuples;
             :func:`~dpcert.proofs.audit.patterns.statdp_patterns`).
-        samples: samples per input (half select the events, half confirm them), in [2, 10^7] and at most
+        samples: samples per input (half select the events, half confirm them: for delta = 0 the two confirmation
+            sizes are Poisson with mean half the budget, see the module), in [2, 10^7] and at most
             4 * 10^7 over all inputs (see :func:`_samples`); or ``"auto"``: the budgets of STAGE_BUDGETS, then the
             largest allowed, in turn until one finds a violation. Each runs at confidence 1 - (1 - confidence) / m
             for the m budgets of the schedule, so the bound of whichever stops holds with probability >=

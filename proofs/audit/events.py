@@ -254,7 +254,7 @@ def _bin_edges(pooled: np.ndarray) -> tuple[tuple[float, ...], ...]:
     two sides of the pooled median."""
     edges = []
     for j in range(pooled.shape[1]):
-        values = np.unique(pooled[:, j])
+        values = np.unique(pooled[:, j]).astype(float)  # (int8 columns: their midpoints would overflow)
         edges.append(tuple(float(v) for v in (values[:-1] + values[1:]) / 2) if len(values) <= _KEY_VALUES
                      else (float(np.median(pooled[:, j])),))
     return tuple(edges)

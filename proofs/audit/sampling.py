@@ -110,26 +110,39 @@ def draw_all(sampler: Sampler, inputs: Sequence[Hashable], size: int, seed: np.r
              chunk: int, executor: Executor | None, *, progress: Callable[[int], None] | None = None,
              compact: Callable[[np.ndarray], bool] | None = None) -> list[np.ndarray]:
     """``size`` outputs per input (:func:`stream_all`'s chunks, written into one array per input as they arrive,
-    so no chunk list is joined at twice the memory). With ``compact``, float64 vector outputs whose first chunk it
-    accepts are kept in float32 (half the memory; for choosing events only), as long as every value is a normal
-    float32 or 0; a chunk that is not brings the array back to float64."""
+    so no chunk list is joined at twice the memory). Vector outputs are kept compact (for choosing events only):
+    small integers (bits, counts, flags; every value an integer in [-128, 127]) as int8, an eighth of float64's memory;
+    with ``compact``, float64 vector outputs whose first chunk it accepts in float32 (half the memory), as long as
+    every value is a normal float32 or 0. A later chunk that does not fit brings the array back to its own type."""
     arrays: list[np.ndarray | None] = [None] * len(inputs)
     filled = [0] * len(inputs)
 
     def keep(i: int, out: np.ndarray) -> None:
         if arrays[i] is None:
-            single = compact is not None and out.dtype == np.float64 and out.ndim == 2 and _fits_float32(out) \
-                and compact(out)
-            arrays[i] = np.empty((size, *out.shape[1:]), dtype=np.float32 if single else out.dtype)
+            if out.ndim == 2 and out.dtype.kind in "biuf" and _fits_int8(out):
+                kind = np.int8
+            elif compact is not None and out.dtype == np.float64 and out.ndim == 2 and _fits_float32(out) \
+                    and compact(out):
+                kind = np.float32
+            else:
+                kind = out.dtype
+            arrays[i] = np.empty((size, *out.shape[1:]), dtype=kind)
+        elif arrays[i].dtype == np.int8 and not _fits_int8(out):
+            arrays[i] = arrays[i].astype(out.dtype)
         elif arrays[i].dtype == np.float32 and not _fits_float32(out):
             arrays[i] = arrays[i].astype(np.float64)
-        elif out.dtype != arrays[i].dtype and arrays[i].dtype != np.float32:
+        elif out.dtype != arrays[i].dtype and arrays[i].dtype not in (np.float32, np.int8):
             arrays[i] = arrays[i].astype(np.result_type(arrays[i].dtype, out.dtype))
         arrays[i][filled[i]: filled[i] + len(out)] = out
         filled[i] += len(out)
 
     stream_all(sampler, inputs, size, seed, chunk, executor, keep, progress=progress)
     return arrays
+
+
+def _fits_int8(out: np.ndarray) -> bool:
+    """Every value an integer in [-128, 127] (int8 keeps it exactly)."""
+    return bool(out.size) and bool(np.all((out >= -128) & (out <= 127) & (out == np.round(out))))
 
 
 def _fits_float32(out: np.ndarray) -> bool:

