@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import numbers
 import shlex
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from dpcert.mechanisms.base import FiniteMechanism, Mechanism
 from dpcert.mechanisms.catalog import make_mechanism
@@ -18,7 +19,7 @@ from dpcert.proofs.guarantees import ApproxDP, Guarantee, MetricDP
 from dpcert.proofs.symbolic import check_family, check_symbolic
 
 __all__ = ["Claim", "ClaimOutcome", "check", "cited_in", "computed_claim", "deferred_instance_claim", "facts_outcome",
-           "family_claim", "instance_claim", "mechanism_claim"]
+           "family_claim", "instance_claim", "mechanism_claim", "seeds_named"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,10 @@ class Claim:
     command: str | None = None
     """A shell command of another subcommand that re-derives the verdict from scratch (``dpcert verify ...``), where
     one does; see :attr:`reproduce`."""
+    randomized: bool = field(default=False, kw_only=True)
+    """Whether the decision rests on random instances or samples drawn from seeds fixed in code (Monte Carlo tests,
+    random channels, graphs or inputs); its evidence then names those seeds (:func:`seeds_named`), so that a reader
+    can re-run them (issue 16). :func:`computed_claim` sets it for every ``method="statistical"`` claim."""
 
     @property
     def reproduce(self) -> str:
@@ -130,19 +135,23 @@ def instance_claim(id: str, source: str, mechanism: Mechanism, guarantee: Guaran
 
 def deferred_instance_claim(id: str, source: str, statement: str,
                             build: Callable[[], tuple[Mechanism, Guarantee]], expected: Verdict, *,
-                            relation: NeighbourRelation | None = None) -> Claim:
+                            relation: NeighbourRelation | None = None, seeds: Iterable[int] = ()) -> Claim:
     """An instance claim whose mechanism and guarantee are built only when it is checked.
 
     For guarantees computed by the accountant (a theorem's eps at the instance's parameters): building
-    them when the registry is imported would import the accountant, which itself imports proofs.
+    them when the registry is imported would import the accountant, which itself imports proofs. ``seeds``:
+    the seeds ``build`` draws a random instance from, if it does; the claim is then :attr:`Claim.randomized`
+    and its evidence ends with "(instance drawn from seed ...)".
     """
+    seeds = tuple(seeds)
 
     def run() -> ClaimOutcome:
         mechanism, guarantee = build()
         certificate = check(mechanism, guarantee, relation=relation)
-        return ClaimOutcome(certificate.verdict, certificate.method, certificate.evidence, certificate)
+        evidence = certificate.evidence + (f" (instance drawn from {seeds_named(seeds)})" if seeds else "")
+        return ClaimOutcome(certificate.verdict, certificate.method, evidence, certificate)
 
-    return Claim(id, source, statement, expected, run)
+    return Claim(id, source, statement, expected, run, randomized=bool(seeds))
 
 
 def family_claim(id: str, source: str, family: str, kind: str, expected: Verdict) -> Claim:
@@ -168,19 +177,39 @@ def cited_in(paper: str) -> Callable[[str], str]:
 
 def computed_claim(id: str, source: str, statement: str, expected: Verdict,
                    decide: Callable[[], tuple[Verdict, str]], *, method: str = "exact",
-                   requires: Callable[[], str | None] | None = None) -> Claim:
+                   requires: Callable[[], str | None] | None = None, randomized: bool = False) -> Claim:
     """A claim decided by a computation (a bound evaluated exactly, an enumeration, a counterexample).
 
     ``decide`` returns the verdict and the evidence sentence (which names the witness for a refutation
     and the cases checked for a confirmation); ``requires`` says why it cannot run here (see
-    :attr:`Claim.requires`).
+    :attr:`Claim.requires`); ``randomized``: the computation draws random instances from fixed seeds, which the
+    evidence names (:attr:`Claim.randomized`; implied by ``method="statistical"``).
     """
 
     def run() -> ClaimOutcome:
         verdict, evidence = decide()
         return ClaimOutcome(verdict, method, evidence)
 
-    return Claim(id, source, statement, expected, run, kind="computed", requires=requires)
+    return Claim(id, source, statement, expected, run, kind="computed", requires=requires,
+                 randomized=randomized or method == "statistical")
+
+
+def seeds_named(seeds: int | Iterable[int]) -> str:
+    """How evidence names the seeds its random instances came from: "seed 7", "seeds 1, 5" or, for runs of three
+    or more consecutive seeds, "seeds 0-3" ("seeds 3000-3003, 5000-5003"); in the order given."""
+    values = [int(seeds)] if isinstance(seeds, numbers.Integral) else [int(s) for s in seeds]
+    if not values:
+        raise InvalidParameterError("seeds must name at least one seed")
+    if len(values) == 1:
+        return f"seed {values[0]}"
+    runs: list[list[int]] = []
+    for value in values:
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    shown = [f"{run[0]}-{run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
+    return "seeds " + ", ".join(shown)
 
 
 def facts_outcome(facts: Sequence[object]) -> tuple[Verdict, str]:

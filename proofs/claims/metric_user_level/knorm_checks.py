@@ -17,6 +17,7 @@ import sympy
 from dpcert.mechanisms.metric_user_level.knorm import KNormMechanism
 from dpcert.mechanisms.parameters import exact_sign
 from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import seeds_named
 
 __all__ = ["knorm_error_rate", "knorm_privacy"]
 
@@ -100,6 +101,7 @@ def knorm_error_rate() -> tuple[Verdict, str]:
                      f"{float(bound) * n / mechanism.d:.3f}")
     return _C, ("E||W||_2 = ((d + 1)/(eps n)) E_{Z ~ U(D)}||Z||_2 <= d R_D/(eps n) <= 2 d ||F Phi||_{1->2}/(eps n), "
                 "i.e. O(d/(eps n)) with constant 2 when ||F Phi||_{1->2} <= 1; at eps = 1, n = 100, Hoeffding "
-                "intervals (20000 draws, failure 1e-6/3 each, seeds 0, 1, 2) of eps n E||W||_2 / d lie below R_D: "
+                f"intervals (20000 draws, failure 1e-6/3 each, {seeds_named(range(len(_ERROR_CASES)))}) of "
+                "eps n E||W||_2 / d lie below R_D: "
                 f"{'; '.join(found)}. Under the paper's ||F Phi||_{{1->2}} <= sqrt(d) the bound becomes "
                 "2 d^(3/2)/(eps n); Lemma 6.3's sqrt(d) ln(k/d) rate needs Hardt and Talwar's recursive mechanism")

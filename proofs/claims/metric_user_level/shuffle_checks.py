@@ -59,7 +59,7 @@ from dpcert.accountant.shuffle_closed_forms import imola_theorem_4_3
 from dpcert.accountant.symbolic_facts import SymbolicFact, nonnegative_everywhere
 from dpcert.mechanisms.parameters import InvalidParameterError, exact_sign, require_int, to_exact
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.claim import facts_outcome
+from dpcert.proofs.claim import facts_outcome, seeds_named
 
 __all__ = [
     "THEOREM_4_3_CHANGES",
@@ -377,17 +377,22 @@ def theorem_4_3_several_items() -> tuple[Verdict, str]:
         "vacuous")
 
 
+_LEMMA_B4_SEED, _LEMMA_B5_SEED = 4, 5
+"""The seeds of lemma_b4's random instances and lemma_b5's random pairs (each a ``random.Random``)."""
+
+
 def _random_distribution(rng: random.Random, size: int) -> list[Fraction]:
     weights = [rng.randint(1, 20) for _ in range(size)]
     return [Fraction(w, sum(weights)) for w in weights]
 
 
 def lemma_b4() -> tuple[Verdict, str]:
-    """Lemma B.4 proved with sympy, and both sides compared exactly on random rational instances (seed 4)."""
+    """Lemma B.4 proved with sympy, and both sides compared exactly on random rational instances (seed
+    :data:`_LEMMA_B4_SEED`)."""
     verdict, evidence = facts_outcome(advanced_joint_convexity_facts())
     if verdict is not Verdict.PROVED:
         return verdict, evidence
-    rng = random.Random(4)
+    rng = random.Random(_LEMMA_B4_SEED)
     for case in range(60):
         size = 2 + case % 4
         M, M_prime, N = (_random_distribution(rng, size) for _ in range(3))
@@ -397,16 +402,18 @@ def lemma_b4() -> tuple[Verdict, str]:
             verdict = Verdict.REFUTED if left > right else Verdict.UNKNOWN
             return verdict, f"witness M = {M}, M' = {M_prime}, N = {N}, nu = {nu}, a = {a}: {left} vs {right}"
     return Verdict.PROVED, (f"{evidence}; so D_a'(P || Q) = nu D_a(M || R) with equality, stronger than the "
-                            "lemma's <=; both sides equal exactly on 60 random rational instances (seed 4, 2-5 "
+                            f"lemma's <=; both sides equal exactly on 60 random rational instances "
+                            f"({seeds_named(_LEMMA_B4_SEED)}, 2-5 "
                             "outputs, nu in {0, 1/12, ..., 1}, a in {1, 9/8, ..., 4})")
 
 
 def lemma_b5() -> tuple[Verdict, str]:
-    """Lemma B.5 (corrected coefficient) proved with sympy; the components checked on random pairs (seed 5)."""
+    """Lemma B.5 (corrected coefficient) proved with sympy; the components checked on random pairs (seed
+    :data:`_LEMMA_B5_SEED`)."""
     verdict, evidence = facts_outcome(kov_decomposition_facts())
     if verdict is not Verdict.PROVED:
         return verdict, evidence
-    rng = random.Random(5)
+    rng = random.Random(_LEMMA_B5_SEED)
     for case in range(60):
         P, Q = (_random_distribution(rng, 2 + case % 4) for _ in range(2))
         ratio = max(max(p / q, q / p) for p, q in zip(P, Q))
@@ -420,7 +427,8 @@ def lemma_b5() -> tuple[Verdict, str]:
     _, N = kov_components(P, Q, 3)
     if min(N) >= 0:
         return Verdict.UNKNOWN, f"the one-sided pair P = {P}, Q = {Q} at a = 3 still decomposes: N = {N}"
-    return Verdict.PROVED, (f"{evidence}; on 60 random rational pairs (seed 5, 2-5 outputs, a from their exact "
+    return Verdict.PROVED, (f"{evidence}; on 60 random rational pairs ({seeds_named(_LEMMA_B5_SEED)}, 2-5 outputs, a "
+                            "from their exact "
                             "worst ratio up to +1) M and N are distributions reproducing P and Q exactly; the "
                             "hypothesis is needed both ways: Q = (1/10, 9/10) <= 3 P for P = (1/2, 1/2) but P(0) > "
                             f"3 Q(0), and N = ({', '.join(str(v) for v in N)}) has a negative entry")

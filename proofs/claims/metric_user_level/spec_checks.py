@@ -43,6 +43,7 @@ from dpcert.mechanisms.metric_user_level import (
 )
 from dpcert.mechanisms.parameters import exact_sign
 from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import seeds_named
 
 _P, _C, _R, _U = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNKNOWN
 _Q = sympy.Rational
@@ -95,6 +96,11 @@ def lemma_a1_sides(coupling: Sequence[Sequence[Fraction]], channel: Sequence[Seq
     return lhs, rhs
 
 
+_EMD_SEED, _MATCHING_SEED, _EVENTS_SEED, _COUPLING_SEED, _EMBEDDING_SEED = 21, 22, 23, 24, 25
+"""The seeds of the random cases of emd_at_most_one, lemma_2_1, hockey_stick_event_form, lemma_a1 and
+linear_embedding_lipschitz (each a ``random.Random``)."""
+
+
 def _random_distribution(rng: random.Random, size: int, *, zeros: bool = False) -> list[Fraction]:
     weights = [rng.randint(0 if zeros else 1, 9) for _ in range(size)]
     if not any(weights):
@@ -122,7 +128,7 @@ def _datasets(k: int, max_size: int) -> list[tuple[int, ...]]:
 
 def emd_at_most_one() -> tuple[Verdict, str]:
     """Section 2: with d_X <= 1, 0 <= d_EM(P, Q) <= 1 (and d_EM is symmetric, zero on equal arguments)."""
-    rng = random.Random(21)
+    rng = random.Random(_EMD_SEED)
     cases = 0
     for _ in range(40):
         k = rng.randint(2, 5)
@@ -136,12 +142,12 @@ def emd_at_most_one() -> tuple[Verdict, str]:
         cases += 1
     return _C, (f"exact d_EM (optimal matching of the histograms, Lemma 2.1) lies in [0, 1], is symmetric and "
                 f"vanishes on equal arguments for {cases} random pairs of histograms of 12 items on 2-5 points with "
-                "random metrics valued in [1/2, 1] (random.Random(21))")
+                f"random metrics valued in [1/2, 1] ({seeds_named(_EMD_SEED)})")
 
 
 def lemma_2_1() -> tuple[Verdict, str]:
     """Lemma 2.1: for |K| = |K'| = m, d_EM(K~, K~') = min over permutations of (1/m) sum d(x_i, y_pi(i))."""
-    rng = random.Random(22)
+    rng = random.Random(_MATCHING_SEED)
     cases = 0
     for _ in range(30):
         k, m = rng.randint(2, 5), rng.randint(1, 6)
@@ -155,8 +161,8 @@ def lemma_2_1() -> tuple[Verdict, str]:
             return _R, f"witness K = {xs}, K' = {ys}, metric {metric}: d_EM {emd}, best permutation {matching}"
         cases += 1
     return _C, (f"on {cases} random pairs of equal-size datasets (m = 1-6 items on 2-5 points, random rational metrics "
-                "in [1/2, 1], random.Random(22)) the exact d_EM of the histograms equals the minimum over all m! "
-                "permutations of (1/m) sum d(x_i, y_pi(i)), and the exact assignment solver's value")
+                f"in [1/2, 1]; {seeds_named(_MATCHING_SEED)}) the exact d_EM of the histograms equals the minimum over "
+                "all m! permutations of (1/m) sum d(x_i, y_pi(i)), and the exact assignment solver's value")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -238,7 +244,7 @@ def algorithm_4_unbiased() -> tuple[Verdict, str]:
 def hockey_stick_event_form() -> tuple[Verdict, str]:
     """Definition A.1: D_{e^eps}(P || Q) <= delta implies Pr[P in S] <= e^eps Pr[Q in S] + delta for every S,
     since D is the maximum of P(S) - e^eps Q(S) over events, attained at S = {P > e^eps Q}."""
-    rng = random.Random(23)
+    rng = random.Random(_EVENTS_SEED)
     cases = 0
     for _ in range(60):
         size = rng.randint(1, 5)
@@ -250,13 +256,13 @@ def hockey_stick_event_form() -> tuple[Verdict, str]:
             return _R, f"witness P = {P}, Q = {Q}, eps = {eps}: D = {value}, max over events {best}"
         cases += 1
     return _C, (f"on {cases} random pairs of exact distributions on 1-5 outputs (eps in {{0, 1/8, ..., 3/2}} or ln of a "
-                "rational; random.Random(23)) sum_y max(P - e^eps Q, 0) equals the maximum over all events S of "
-                "P(S) - e^eps Q(S), attained at S = {P > e^eps Q}")
+                f"rational; {seeds_named(_EVENTS_SEED)}) sum_y max(P - e^eps Q, 0) equals the maximum over all events "
+                "S of P(S) - e^eps Q(S), attained at S = {P > e^eps Q}")
 
 
 def lemma_a1() -> tuple[Verdict, str]:
     """Lemma A.1: D_{e^eps}(M(X) || M(Y)) <= E_{(x, y) ~ C} D_{e^eps}(M(x) || M(y)) for every coupling C."""
-    rng = random.Random(24)
+    rng = random.Random(_COUPLING_SEED)
     cases = 0
     for _ in range(40):
         n, outputs = rng.randint(2, 3), rng.randint(2, 4)
@@ -269,7 +275,7 @@ def lemma_a1() -> tuple[Verdict, str]:
             return _R, f"witness C = {coupling}, M = {channel}, eps = {eps}: {lhs} > {rhs}"
         cases += 1
     return _C, (f"exact on {cases} random couplings C of 2-3 points and channels with 2-4 outputs, eps in "
-                "{0, 1/8, ..., 3/2} (random.Random(24))")
+                f"{{0, 1/8, ..., 3/2}} ({seeds_named(_COUPLING_SEED)})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -303,7 +309,7 @@ def ceil_bound() -> tuple[Verdict, str]:
 def linear_embedding_lipschitz() -> tuple[Verdict, str]:
     """Section 6.1: for d_X(x, x') = ||phi(x) - phi(x')||_2, the l2 Lipschitz constant of x -> F phi(x) is at
     most ||F||_2, and ||F||_2 <= sqrt(d) when every row of F has norm <= 1."""
-    rng = random.Random(25)
+    rng = random.Random(_EMBEDDING_SEED)
     cases = 0
     while cases < 6:
         phi = [tuple(_Q(rng.randint(-4, 4), 4) for _ in range(3)) for _ in range(5)]
@@ -320,7 +326,8 @@ def linear_embedding_lipschitz() -> tuple[Verdict, str]:
             return _R, f"witness F = {F.tolist()}, phi = {phi}: ell^2 = {ell**2}, ||F||_2^2 = {spectral_squared}"
         cases += 1
     return _C, (f"exact on {cases} random rational embeddings phi of 5 points in Q^3 and 2 x 3 matrices F with rows of "
-                "norm <= 3/4 (random.Random(25)): ell^2 <= ||F||_2^2 (largest eigenvalue of F F^T) <= d = 2")
+                f"norm <= 3/4 ({seeds_named(_EMBEDDING_SEED)}): ell^2 <= ||F||_2^2 (largest eigenvalue of F F^T) "
+                "<= d = 2")
 
 
 # ---------------------------------------------------------------------------------------------

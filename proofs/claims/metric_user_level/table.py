@@ -88,7 +88,7 @@ CLAIMS: tuple[Claim, ...] = (
                    "PrivEMDLinear with omega = 1/alpha is (alpha, 0)-local d_EM-DP", _P, lemma_4_2),
     computed_claim("lemma-a2-weak-triangle", _source("Lemma A.2"),
                    "D_e^(a+b)(P || R) <= D_e^a(P || Q) + e^a D_e^b(Q || R); k steps give delta sum_j<k e^(j eps)", _C,
-                   lemma_a2),
+                   lemma_a2, randomized=True),
     computed_claim("fact5.1-printed-delta", _source("Fact 5.1"),
                    "an (eps, delta, r)-discrete mechanism is (eps ceil(d/r), delta e^ceil(d/r)) at d_EM = d", _R,
                    lambda: fact_5_1("fact5.1", sympy.Integer(2), _Q(1, 100))),
@@ -116,10 +116,12 @@ CLAIMS: tuple[Claim, ...] = (
                    "(8 sqrt(e^alpha0 ln(4||v||_0/delta)/m) + 8 e^alpha0/m))", _C, theorem_4_3_several_items),
     computed_claim("lemma-b4-advanced-joint-convexity", _source("Lemma B.4 (Balle et al. 2018, Theorem 2)"),
                    "P = nu M + (1-nu) N, Q = nu M' + (1-nu) N, a >= 1, a' = 1 + nu(a-1), beta = a'/a: "
-                   "D_a'(P || Q) <= nu D_a(M || (1-beta) N + beta M')", _P, lemma_b4, method="symbolic"),
+                   "D_a'(P || Q) <= nu D_a(M || (1-beta) N + beta M')", _P, lemma_b4, method="symbolic",
+                   randomized=True),
     computed_claim("lemma-b5-kov-decomposition", _source("Lemma B.5 (Kairouz et al. 2015, Theorem 2.5)"),
                    "pure a-indistinguishable P, Q are P = (a/(a+1)) M + (1/(a+1)) N, Q = (1/(a+1)) M + (a/(a+1)) N "
-                   "for distributions M, N (Q's N-coefficient corrected, spec A14)", _P, lemma_b5, method="symbolic"),
+                   "for distributions M, N (Q's N-coefficient corrected, spec A14)", _P, lemma_b5, method="symbolic",
+                   randomized=True),
     computed_claim("lemma-b5-printed-coefficient", _source("Lemma B.5"),
                    "pure a-indistinguishable P, Q are P = (a/(a+1)) M + (1/(a+1)) N, Q = (1/(a+1)) M + (1/(a+1)) N "
                    "for distributions M, N", _R, lemma_b5_printed),
@@ -158,7 +160,7 @@ CLAIMS: tuple[Claim, ...] = (
                    "the l2 sampling randomizer releasing q(K~_i) is eps-user-level local DP", _C, duchi_density_ratio),
     computed_claim("lemma6.3-knorm-privacy", _source("Lemma 6.3 (Hardt and Talwar 2010)"),
                    "the K-norm mechanism for q = F Phi K~_G, K = conv{a_x - a_y}/n, is (eps, 0)-bounded user-level "
-                   "central DP", _C, knorm_privacy),
+                   "central DP", _C, knorm_privacy, randomized=True),
     computed_claim("table2-knorm-error", _source("Table 2 (linear embedding, central K-norm row) and Lemma 6.3"),
                    "the K-norm mechanism's E||q^ - q||_2 <= d max||a_x - a_y||_2/(eps n) <= "
                    "2 d ||F Phi||_{1->2}/(eps n), O(d/(eps n)) when ||F Phi||_{1->2} <= 1", _C, knorm_error_rate, method="statistical"),
@@ -168,10 +170,10 @@ CLAIMS: tuple[Claim, ...] = (
     computed_claim("appendix-d3-step", _source("Appendix D.3 (proof of Theorem 6.6)"),
                    "the middle term of the (a')^2 - 1 bound is at most (t (e^alpha0 + s)/D)^2", _R, appendix_d3_step),
     computed_claim("section2-emd-at-most-one", _source("Section 2 (after Definition 2.4)"),
-                   "since d_X is bounded by 1, d_EM(., .) <= 1", _C, emd_at_most_one),
+                   "since d_X is bounded by 1, d_EM(., .) <= 1", _C, emd_at_most_one, randomized=True),
     computed_claim("lemma2.1-bvn-matching", _source("Lemma 2.1 (Birkhoff-von Neumann)"),
                    "for datasets K, K' of m items each there is a permutation pi with d_EM(K~, K~') = "
-                   "(1/m) sum_i d_X(x_i, y_pi(i))", _C, lemma_2_1),
+                   "(1/m) sum_i d_X(x_i, y_pi(i))", _C, lemma_2_1, randomized=True),
     computed_claim("thm4.1-emd-sensitivity", _source("Theorem 4.1 (and its Remarks)"),
                    "for an ell-Lipschitz f, Delta_EM(q_f) <= ell, i.e. ||q_f(K) - q_f(K')|| <= ell d_EM(K~, K~'); "
                    "the analysis is tight", _C, theorem_4_1),
@@ -182,15 +184,16 @@ CLAIMS: tuple[Claim, ...] = (
                    algorithm_4_unbiased),
     computed_claim("defA.1-hockey-stick-events", _source("Appendix A (Definition A.1)"),
                    "D_e^eps(M(K) || M(K')) <= delta implies Pr[M(K) in O] <= e^eps Pr[M(K') in O] + delta "
-                   "(D is the maximum over events of P(O) - e^eps Q(O))", _C, hockey_stick_event_form),
+                   "(D is the maximum over events of P(O) - e^eps Q(O))", _C, hockey_stick_event_form, randomized=True),
     computed_claim("lemma-a1-coupling-convexity", _source("Lemma A.1"),
                    "for any coupling C of P_X, P_Y and randomized M: D_e^eps(M(X) || M(Y)) <= "
-                   "E_(x,y)~C D_e^eps(M(x) || M(y))", _C, lemma_a1),
+                   "E_(x,y)~C D_e^eps(M(x) || M(y))", _C, lemma_a1, randomized=True),
     computed_claim("section5.1-ceil-bound", _source("Section 5.1 (remark after Fact 5.1)"),
                    "for all d >= r, eps ceil(d/r) <= (2 eps / r) d", _C, ceil_bound),
     computed_claim("section6.1-embedding-lipschitz", _source("Section 6.1 (linear queries on an embedding)"),
                    "the Lipschitz constant of x -> F phi(x) w.r.t. ||phi(x) - phi(x')||_2 is at most ||F||_2, and "
-                   "||F||_2 <= sqrt(d) when the rows of F have norm <= 1", _C, linear_embedding_lipschitz),
+                   "||F||_2 <= sqrt(d) when the rows of F have norm <= 1", _C, linear_embedding_lipschitz,
+                   randomized=True),
     computed_claim("thm6.6-norm-bounds", _source("Theorem 6.6 (Appendix D.3)"),
                    "||(A^-1)^T||^2_1->2 - 1 <= (t (e^alpha0 + s)/(e^alpha0 - e^((1-r) alpha0)))^2 and "
                    "||(A^-1 P)^T||^2_1->2 - 1 <= s t^2 (s + 2(e^alpha0 - 1))/Z'^2 for GKRR", _C, theorem_6_6_norm_bounds),

@@ -41,7 +41,7 @@ from dpcert.mechanisms.online_recommendation.likelihood import PrivacyLossTrace
 from dpcert.mechanisms.online_recommendation.lower_bound_adversary import Theorem15Adversary, adversary_statistics
 from dpcert.mechanisms.parameters import exact_sign
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.claim import facts_outcome
+from dpcert.proofs.claim import facts_outcome, seeds_named
 from dpcert.proofs.claims.online_recommendation.checks import (
     ADAPTIVE_PEERS,
     ADMISSIBLE_PAIRS,
@@ -68,16 +68,21 @@ from dpcert.proofs.guarantees import PureDP
 
 _P, _C, _R = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED
 
+THEOREM_11_SEED = 0
+"""The seed of :func:`theorem_11_pair`'s planted pair (the claim's evidence names it)."""
+THEOREM_17_SEED = 1
+"""The seed of :func:`theorem_17_pair`'s planted pair (the claim's evidence names it)."""
+
 
 def theorem_11_pair() -> tuple[PRECTranscript, PureDP]:
     """A hostile planted pair for p-REC_sim (m = 2, T = 5, 12 peers) and Theorem 11's eps at its peer count."""
-    mechanism = planted_pair(PRECSim(2, 5), P=12, others=9, hostile=True, rng=np.random.default_rng(0))
+    mechanism = planted_pair(PRECSim(2, 5), P=12, others=9, hostile=True, rng=np.random.default_rng(THEOREM_11_SEED))
     return mechanism, PureDP(eps_upper_sim(2, 5, mechanism.min_peers()).value)
 
 
 def theorem_17_pair() -> tuple[PRECTranscript, PureDP]:
     """A planted pair for p-REC with D = 2 diverse rounds (m = 2, T = 6) and Theorem 17's printed eps."""
-    mechanism = planted_pair(PREC(2, 6, 2, 0), P=12, others=4, rng=np.random.default_rng(1))
+    mechanism = planted_pair(PREC(2, 6, 2, 0), P=12, others=4, rng=np.random.default_rng(THEOREM_17_SEED))
     return mechanism, PureDP(eps_upper_prec(2, 6, 2, 0, mechanism.min_peers(), form="paper").value)
 
 
@@ -200,7 +205,7 @@ def theorem_15_adversary() -> tuple[Verdict, str]:
 def inadmissible_pairs() -> tuple[Verdict, str]:
     """p-REC_sim on adjacent pairs whose larger pattern has 1 <= P < 6m peers: the exact tightest eps against
     18 m^2 ln(T)/P at that P, and Lemma 12's per-round 3 lambda/W at every W in 2..6m-1."""
-    worst, shown = 0.0, []
+    worst, shown, seeds = 0.0, [], []
     for seed, (m, T, P, others, hostile) in enumerate(((2, 9, 1, 5, True), (2, 10, 3, 4, False), (2, 8, 6, 6, True),
                                                          (2, 10, 10, 3, True), (3, 5, 2, 4, True), (3, 5, 12, 5, False))):
         mechanism = planted_pair(PRECSim(m, T), P=P, others=others, hostile=hostile, rng=np.random.default_rng(seed))
@@ -212,6 +217,7 @@ def inadmissible_pairs() -> tuple[Verdict, str]:
                         f"{float(eps):.4g} > 18 m^2 ln(T)/P = {float(bound):.4g}")
         worst = max(worst, float(eps / bound))
         shown.append(f"(m={m}, T={T}, P={peers}) eps {float(eps):.3f}")
+        seeds.append(seed)
     lemma = 0.0
     for m, T in ((2, 3), (2, 10), (3, 5), (3, 100)):
         for W in range(2, 6 * m):
@@ -219,7 +225,8 @@ def inadmissible_pairs() -> tuple[Verdict, str]:
             if ratio > 1:
                 return _R, f"witness m = {m}, T = {T}, W = {W}: one round leaks {ratio:.4g} x 3 lambda/W"
             lemma = max(lemma, ratio)
-    return _C, ("exact checker on six seeded planted pairs outside the proofs' P >= 6m (" + ", ".join(shown)
+    return _C, (f"exact checker on six planted pairs ({seeds_named(seeds)}) outside the proofs' P >= 6m ("
+                + ", ".join(shown)
                 + f"): largest tightest eps / (18 m^2 ln(T)/P) = {worst:.3f}; exhaustive per-round check at W = 2..6m-1 "
                 f"(m = 2, 3; T = 3, 10, 5, 100): largest leak / (3 lambda/W) = {lemma:.3f}. Pairs without any peer "
                 "are left out: their survivors can run out (W_t = 0), where the algorithm is undefined")
@@ -242,8 +249,11 @@ def _exact_traces() -> list[tuple[str, PrivacyLossTrace, int]]:
     return traces
 
 
+_PLANTED_SEEDS = seeds_named(seed for *_, seed in ADMISSIBLE_PAIRS)
+"""The seeds of the planted pairs of ADMISSIBLE_PAIRS, as the evidence names them."""
+
 _TRACE_CASES = ("the exact traces (every round of every sequence, m^T sequences each) of seven admissible adjacent "
-                "pairs: six seeded planted pairs (seeds 0-5; (m, T, D, R) = " + ", ".join(
+                f"pairs: six planted pairs ({_PLANTED_SEEDS}; (m, T, D, R) = " + ", ".join(
                     f"({m}, {T}, {D}, {R})" for m, T, D, R, *_ in ADMISSIBLE_PAIRS)
                 + "; 12-19 peers) and an adaptive adversary (2, 6, 1, 0; 12 peers, 3 followers)")
 
@@ -301,15 +311,19 @@ def peers_never_removed() -> tuple[Verdict, str]:
             if check.name == "peer-credit":
                 worst_credit = max(worst_credit, check.worst)
         cases += len(trace.sequences)
-    return _C, (f"replaying Algorithms 1-2 along all {cases} recommendation sequences of the six seeded planted pairs "
-                f"(seeds 0-5; m = 2, 3; D <= 3, R <= 1; 12-19 peers): no peer loses weight 1, every peer keeps "
+    return _C, (f"replaying Algorithms 1-2 along all {cases} recommendation sequences of the six planted pairs "
+                f"({_PLANTED_SEEDS}; m = 2, 3; D <= 3, R <= 1; 12-19 peers): no peer loses weight 1, every peer keeps "
                 f"credit_R >= R+1 and credit_D + credit_R >= D+R+1, W_t >= P and C_t >= P(D+R+1) (largest "
                 f"bound/value {worst_credit:.3f}, attained), no weight returns from 0 and W_t, C_t never increase")
 
 
+_REDUCTION_SEED = 7
+"""The seed of reduction_to_sim's generator, which draws its two planted instances in turn."""
+
+
 def reduction_to_sim() -> tuple[Verdict, str]:
     """p-REC at D = R = 0 against p-REC_sim on three instances (seeded), one adaptive."""
-    rng = np.random.default_rng(7)
+    rng = np.random.default_rng(_REDUCTION_SEED)
     instances = (("planted m=2, T=6, D_C=2, 3 peers at R=1, 5 others",
                   planted_instance(2, 6, P=3, D=2, R=1, others=5, rng=rng)),
                  ("m=3, T=4, no planted peer, 9 others", planted_instance(3, 4, P=0, D=1, R=0, others=9, rng=rng)),
@@ -322,7 +336,14 @@ def reduction_to_sim() -> tuple[Verdict, str]:
             return _R, f"witness {label}: Pr[b_t | b_<t] differs at b = {b}, t = {t}"
         compared += result.sequences
     return _C, (f"p-REC(D = 0, R = 0) and p-REC_sim give the same exact Pr[b_t | b_<t] in every round of all {compared} "
-                "sequences of: " + "; ".join(label for label, _ in instances) + " (numpy default_rng(7))")
+                "sequences of: " + "; ".join(label for label, _ in instances)
+                + f" (the planted instances drawn in turn from {seeds_named(_REDUCTION_SEED)})")
+
+
+_GREEDY_RUNS_SEED = 11
+"""The seed of greedy_loss_rounds' simulated runs; its planted instances draw from seed m + R."""
+_CHASING_SEED = 5
+"""The seed of greedy_loss_rounds' adaptive adversary (the client's liked objects)."""
 
 
 def greedy_loss_rounds() -> tuple[Verdict, str]:
@@ -331,18 +352,22 @@ def greedy_loss_rounds() -> tuple[Verdict, str]:
     for m, T, R, hostile, adaptive in ((2, 120, 0, True, False), (3, 120, 0, False, False), (2, 120, 2, True, False),
                                        (3, 80, 0, False, True)):
         P, others = 6 * m, 60
-        instance = (loss_chasing_instance(m, T, P=P, others=others, seed=5) if adaptive else
-                    planted_instance(m, T, P=P, R=R, others=others, hostile=hostile, rng=np.random.default_rng(m + R)))
-        result = pathwise_loss_check(PRECSim(m, T) if R == 0 else PREC(m, T, 0, R), instance, P=P, runs=300, seed=11)
+        instance_seed = _CHASING_SEED if adaptive else m + R
+        instance = (loss_chasing_instance(m, T, P=P, others=others, seed=instance_seed) if adaptive else
+                    planted_instance(m, T, P=P, R=R, others=others, hostile=hostile,
+                                     rng=np.random.default_rng(instance_seed)))
+        result = pathwise_loss_check(PRECSim(m, T) if R == 0 else PREC(m, T, 0, R), instance, P=P, runs=300,
+                                     seed=_GREEDY_RUNS_SEED)
         kind = ", adaptive" if adaptive else ", hostile" if hostile else ""
-        label = f"m={m}, T={T}, R={R}, n={P + others}, P={P}{kind}"
+        label = f"m={m}, T={T}, R={R}, n={P + others}, P={P}{kind} (instance {seeds_named(instance_seed)})"
         if not result.holds:
-            return _R, (f"witness {label}, seed 11: {result.worst} loss rounds with Z_t = 0 against the bound "
+            return _R, (f"witness {label}, runs {seeds_named(result.seed)}: {result.worst} loss rounds with Z_t = 0 "
+                        "against the bound "
                         f"{float(result.bound):.4g}, smallest C^(R) {result.r_credit_min} (floor {result.r_credit_floor})")
         if result.losses == 0:
             return Verdict.UNKNOWN, f"{label}: no loss in any run, nothing compared"
         rows.append(f"{label}: at most {result.worst} <= {float(result.bound):.2f}")
-    return _C, ("over 300 runs each (numpy default_rng(11); instances seeded m + R, the adaptive one 5), the loss rounds "
+    return _C, (f"over 300 runs each ({seeds_named(_GREEDY_RUNS_SEED)}), the loss rounds "
                 "with Z_t = 0 never exceed ln((2R+1)n/((R+1)P))/-ln(1 - 1/(2m(2R+1))) and C^(R)_t >= (R+1)P: "
                 + "; ".join(rows))
 
@@ -350,21 +375,23 @@ def greedy_loss_rounds() -> tuple[Verdict, str]:
 def expected_loss() -> tuple[Verdict, str]:
     """Theorems 10 and 16: one-sided Bernstein tests of the mean loss on seeded runs (false refutation <= 1e-6 each)."""
     rows = []
-    for label, algorithm, instance, bound, seed in (
-            ("p-REC_sim m=2, T=200, P=12, n=312", PRECSim(2, 200),
-             planted_instance(2, 200, P=12, others=300, hostile=False, rng=np.random.default_rng(3)),
+    for label, algorithm, instance_seed, instance, bound, seed in (
+            ("p-REC_sim m=2, T=200, P=12, n=312", PRECSim(2, 200), 3,
+             lambda rng: planted_instance(2, 200, P=12, others=300, hostile=False, rng=rng),
              loss_upper_sim(2, 312, 12, 200).value, 1),
-            ("p-REC_sim m=2, T=200, P=12, n=312, hostile others", PRECSim(2, 200),
-             planted_instance(2, 200, P=12, others=300, hostile=True, rng=np.random.default_rng(3)),
+            ("p-REC_sim m=2, T=200, P=12, n=312, hostile others", PRECSim(2, 200), 3,
+             lambda rng: planted_instance(2, 200, P=12, others=300, hostile=True, rng=rng),
              loss_upper_sim(2, 312, 12, 200).value, 1),
-            ("p-REC m=3, T=150, D=2, R=2, P=18, n=218, hostile others", PREC(3, 150, 2, 2),
-             planted_instance(3, 150, P=18, D=2, R=2, others=200, hostile=True, rng=np.random.default_rng(8)),
+            ("p-REC m=3, T=150, D=2, R=2, P=18, n=218, hostile others", PREC(3, 150, 2, 2), 8,
+             lambda rng: planted_instance(3, 150, P=18, D=2, R=2, others=200, hostile=True, rng=rng),
              loss_upper_prec(3, 218, 18, 2, 150).value, 4)):
-        result = expected_loss_check(algorithm, instance, bound, runs=300, seed=seed)
+        result = expected_loss_check(algorithm, instance(np.random.default_rng(instance_seed)), bound, runs=300,
+                                     seed=seed)
+        seeds = f"instance {seeds_named(instance_seed)}, runs {seeds_named(result.seed)}"
         if not result.passes:
-            return _R, (f"witness {label}, seed {seed}: mean loss {result.mean:.3f} > bound {result.bound:.3f} + "
+            return _R, (f"witness {label} ({seeds}): mean loss {result.mean:.3f} > bound {result.bound:.3f} + "
                         f"Bernstein radius {result.radius:.3f} (probability <= 1e-6 if the theorem holds)")
-        rows.append(f"{label} (seed {seed}): mean {result.mean:.2f} <= {result.bound:.2f} (+ {result.radius:.2f})")
+        rows.append(f"{label} ({seeds}): mean {result.mean:.2f} <= {result.bound:.2f} (+ {result.radius:.2f})")
     return _C, ("300 runs each; a refutation would need the mean loss above the bound by more than a Bernstein radius "
                 "at level 1e-6: " + "; ".join(rows))
 

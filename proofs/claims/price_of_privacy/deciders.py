@@ -42,6 +42,7 @@ from dpcert.mechanisms.price_of_privacy.analysis import (
 )
 from dpcert.mechanisms.price_of_privacy.sketch_dependence import multi_maxsense_sketch_law, sketch_dependence
 from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import seeds_named
 from dpcert.proofs.claims.price_of_privacy.checks import (
     LEMMA_30_TOLERANCE,
     ldp_information_quadratic_steps,
@@ -61,6 +62,8 @@ _P, _C, _R, _U = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.UNK
 _CASES = ((3, 1), (4, 1), (4, 2), (5, 2))
 _SEEDS = range(4)
 _T = Fraction(3, 2)  # likelihood-ratio bound e^eps of the random private sketches: eps = log(3/2) < ln 2
+_PER_CASE = f"{seeds_named(_SEEDS)} at each (N, w)"
+"""How the evidence names the seeds of the random channels drawn at every case of _CASES."""
 
 
 def _random_channel(N: int, w: int, seed: int) -> list[list[Fraction]]:
@@ -88,7 +91,7 @@ def lemma_9_in_nats() -> tuple[Verdict, str]:
             return _R, f"I(Z;S) = {information} > RHS = {rhs} at N={N}, w={w}, seed {seed}"
         worst = max(worst, float(information) / float(rhs))
     return _C, (f"I(Z;S) <= RHS in nats for {len(_CASES) * len(_SEEDS)} random 3-output channels at "
-                f"(N, w) in {list(_CASES)}, by exact enumeration; largest ratio {worst:.3f}")
+                f"(N, w) in {list(_CASES)} ({_PER_CASE}), by exact enumeration; largest ratio {worst:.3f}")
 
 
 def lemma_9_in_bits() -> tuple[Verdict, str]:
@@ -119,7 +122,7 @@ def lemma_6() -> tuple[Verdict, str]:
         if exact_sign(sympy.log(_T) - information) < 0:
             return _R, f"random log(3/2)-LDP sketch at N={N}, w={w}, seed {seed}: I = {information} > eps"
     return _C, ("I <= eps nats, exactly, for the bit release (" + "; ".join(checked) + ") and for "
-                f"{len(_CASES) * len(_SEEDS)} random log(3/2)-LDP sketches")
+                f"{len(_CASES) * len(_SEEDS)} random log(3/2)-LDP sketches at (N, w) in {list(_CASES)} ({_PER_CASE})")
 
 
 def lemma_11() -> tuple[Verdict, str]:
@@ -135,7 +138,8 @@ def lemma_11() -> tuple[Verdict, str]:
                 if ratio is not None and not (lo <= ratio <= hi):
                     return _R, f"posterior/prior ratio {ratio} outside [2/3, 3/2] (seed {seed})"
                 count += ratio is not None
-    return _C, f"{count} posterior/prior ratios of random log(3/2)-LDP channels and priors all in [2/3, 3/2]"
+    return _C, (f"{count} posterior/prior ratios of random log(3/2)-LDP channels and priors ({seeds_named(_SEEDS)}) "
+                "all in [2/3, 3/2]")
 
 
 def theorem_7_corrected() -> tuple[Verdict, str]:
@@ -205,7 +209,7 @@ def private_sketch_bound(which: str) -> tuple[Verdict, str]:
             return _R, f"N={N}, w={w}, seed {seed}: Lemma 9 RHS {float(rhs):.4g} > {which} {bound.display()}"
         slack.append(float(rhs) / float(bound.lower_value))
     return _C, (f"Lemma 9 RHS <= {which} bound for {len(slack)} random log(3/2)-LDP sketches at (N, w) in "
-                f"{list(_CASES)}, exactly; largest RHS/bound {max(slack):.3g}")
+                f"{list(_CASES)} ({_PER_CASE}), exactly; largest RHS/bound {max(slack):.3g}")
 
 
 def theorem_16_eps_hat() -> tuple[Verdict, str]:
@@ -247,6 +251,10 @@ def _mpf(value: Fraction):
     return _DIGITS40.mpf(value.numerator) / value.denominator
 
 
+_LEMMA_32_SEED = 32
+_LEMMA_29_SEED = 29
+
+
 def _random_bit_sums(seed: int, per_size: int):
     """(N, f, values, mean): random two-valued f_i and every value of F = sum_i f_i(Z_i) over Z in {0, 1}^N."""
     rng = random.Random(seed)
@@ -265,7 +273,7 @@ def lemma_32() -> tuple[Verdict, str]:
     """
     mp = _DIGITS40
     worst, cases = 0.0, 0
-    for N, f, values, mean in _random_bit_sums(seed=32, per_size=5):
+    for N, f, values, mean in _random_bit_sums(seed=_LEMMA_32_SEED, per_size=5):
         variance = sum(((v - mean) ** 2 for v in values), Fraction(0)) / len(values)
         if variance == 0:
             continue
@@ -278,8 +286,8 @@ def lemma_32() -> tuple[Verdict, str]:
                             f"E0 exp(nu (F - Fbar)^2) = {left} > {right}")
             worst, cases = max(worst, float(left / right)), cases + 1
     return _C, (f"E0 exp(nu (F - Fbar)^2) <= 1 + 4 nu sigma^2/(1 - 2 nu sigma^2) in {cases} cases (N = 2..8, "
-                f"random two-valued f_i, nu sigma^2 in {{1/10, 1/4, 9/20}}) by exact enumeration of Z at 40 digits; "
-                f"largest left/right {worst:.3f}")
+                f"random two-valued f_i from {seeds_named(_LEMMA_32_SEED)}, nu sigma^2 in {{1/10, 1/4, 9/20}}) by "
+                f"exact enumeration of Z at 40 digits; largest left/right {worst:.3f}")
 
 
 def lemma_28_vertices() -> tuple[Verdict, str]:
@@ -321,7 +329,7 @@ def lemma_29_variance() -> tuple[Verdict, str]:
     """
     mp = _DIGITS40
     worst, cases = 0.0, 0
-    for N, f, values, mean in _random_bit_sums(seed=29, per_size=4):
+    for N, f, values, mean in _random_bit_sums(seed=_LEMMA_29_SEED, per_size=4):
         g = [_mpf((v - mean) ** 2) for v in values]
         sigma2 = mp.fsum(g) / len(g)
         if sigma2 == 0:
@@ -334,8 +342,8 @@ def lemma_29_variance() -> tuple[Verdict, str]:
                             f"sigma^2 max(20, 10 delta) = {bound}")
             worst, cases = max(worst, float(supremum / bound)), cases + 1
     return _C, (f"sup of Var under KL(p || p0) <= delta is below sigma^2 max(20, 10 delta) in {cases} cases (N = 2..8, "
-                f"random two-valued f_i, delta in {{1/10, 1, 5, 30}} nats), by the exponential tilt at 40 digits; "
-                f"largest sup/bound {worst:.3f}")
+                f"random two-valued f_i from {seeds_named(_LEMMA_29_SEED)}, delta in {{1/10, 1, 5, 30}} nats), by the "
+                f"exponential tilt at 40 digits; largest sup/bound {worst:.3f}")
 
 
 def _tilted_supremum(g: list, delta) -> object:
@@ -381,22 +389,36 @@ def theorem_17_null_variance() -> tuple[Verdict, str]:
                 "paper's constant 2 is loose by a factor of 2")
 
 
+_LEMMA_30_SEED = 30
+
+
 def lemma_30() -> tuple[Verdict, str]:
     """H(P^0) - H(P^T) >= D(p || p^0) on enumerated laws, with the chain-rule identity that proves it."""
     tolerance = LEMMA_30_TOLERANCE
     cases, tight = 0, 0
-    for N, name, gap, divergence, residual in lemma_30_cases(seed=30):
+    seed = seeds_named(_LEMMA_30_SEED)
+    for N, name, gap, divergence, residual in lemma_30_cases(seed=_LEMMA_30_SEED):
         if gap - divergence < -tolerance:
-            return _R, f"witness N = {N}, F = {name} (seed 30): H(P0) - H(PT) = {gap} < D(p || p0) = {divergence}"
+            return _R, f"witness N = {N}, F = {name} ({seed}): H(P0) - H(PT) = {gap} < D(p || p0) = {divergence}"
         if abs(residual) > tolerance:
-            return _U, f"chain rule off by {residual} at N = {N}, F = {name} (seed 30)"
+            return _U, f"chain rule off by {residual} at N = {N}, F = {name} ({seed})"
         cases += 1
         tight += abs(gap - divergence) <= tolerance
     return _C, (f"H(P0) - H(PT) >= D(p || p0) (nats, P0 uniform on {{0,1}}^N) in {cases} cases: N = 1..4, F in "
                 "{sum of bits, first bit, a random 3-valued map, identity}, P^T random, uniform within the fibres of F "
-                f"(equality, {tight} cases) or a point mass (seed 30), 50 digits; in each, H(P0) - H(PT) = D(PT || P0) = "
-                "D(p || p0) + sum_f p_f D(PT(.|f) || P0(.|f)) to 1e-40 (the chain rule, which proves the lemma). "
-                "H(P0) is N ln 2 (the printed 'log(N)' would make it false: N = 4, P^T = P0 gives 2 - 4 < 0 bits)")
+                f"(equality, {tight} cases) or a point mass (all from {seed}), 50 digits; in each, H(P0) - H(PT) = "
+                "D(PT || P0) = D(p || p0) + sum_f p_f D(PT(.|f) || P0(.|f)) to 1e-40 (the chain rule, which proves the "
+                "lemma). H(P0) is N ln 2 (the printed 'log(N)' would make it false: N = 4, P^T = P0 gives 2 - 4 < 0 "
+                "bits)")
+
+
+_ANY_EPS_RATIOS = (3, 5)
+"""e^eps of theorem_14_any_eps's random binary sketches (eps = ln 3, ln 5 >= ln 2)."""
+
+
+def _any_eps_seed(t: int, seed: int) -> int:
+    """The seed of theorem_14_any_eps's random sketch at e^eps = t for seed ``seed`` of _SEEDS."""
+    return 1000 * t + seed
 
 
 def theorem_14_any_eps() -> tuple[Verdict, str]:
@@ -414,14 +436,15 @@ def theorem_14_any_eps() -> tuple[Verdict, str]:
             return _R, f"witness N = {N}, w = {w}, e^eps = {t}: max main term {maximum} > 2(e^eps - 1)^2 w/N = {bound}"
         worst = max(worst, float(maximum / bound))
     checked = 0
-    for (N, w), seed, t in itertools.product(_CASES, _SEEDS, (3, 5)):
-        rng = random.Random(1000 * t + seed)
+    for (N, w), seed, t in itertools.product(_CASES, _SEEDS, _ANY_EPS_RATIOS):
+        rng = random.Random(_any_eps_seed(t, seed))
         low = Fraction(1, 1 + t)  # P(S = 1 | x) in [1/(1+t), t/(1+t)]: every ratio <= t
         channel = [[1 - a, a] for a in (low + Fraction(rng.randint(0, 60), 60) * (1 - 2 * low) for _ in records(N, w))]
         rhs = sympy.sympify(lemma_9_rhs(channel, N, w))
         bound = theorem_14_bound(N, w, sympy.log(t), any_eps=True)
         if exact_sign(bound.lower_value - rhs) < 0:
-            return _R, f"witness N = {N}, w = {w}, eps = ln {t}, seed {1000 * t + seed}: Lemma 9 RHS {rhs} > {bound.display()}"
+            return _R, (f"witness N = {N}, w = {w}, eps = ln {t}, {seeds_named(_any_eps_seed(t, seed))}: Lemma 9 RHS "
+                        f"{rhs} > {bound.display()}")
         checked += 1
     return _P, ("for every eps > 0 (symbolic, sympy): a vertex of {sum p = 1, p D in [1 - eps', 1 + eps']} has "
                 "D/2 coordinates at each end whatever eps' > 0 is (its free coordinate minus the ends is eps'(D - 2a) "
@@ -430,7 +453,9 @@ def theorem_14_any_eps() -> tuple[Verdict, str]:
                 "Lemma 11; so eps < ln 2 is not needed (spec E11). Exact checks at eps >= ln 2: the main term's maximum "
                 f"over the true box p D in [e^-eps, e^eps] (vertex enumeration, w = 1, N in {{3, 4, 5}}, "
                 f"e^eps in {{2, 3, 5}}) is at most {worst:.3f} of 2(e^eps - 1)^2 w/N, and the Lemma 9 RHS of {checked} "
-                f"random ln 3- and ln 5-LDP binary sketches (seeds 3000-3003, 5000-5003) at (N, w) in {list(_CASES)} "
+                f"random ln 3- and ln 5-LDP binary sketches "
+                f"({seeds_named(_any_eps_seed(t, seed) for t in _ANY_EPS_RATIOS for seed in _SEEDS)}) at (N, w) in "
+                f"{list(_CASES)} "
                 "is below the bound")
 
 
@@ -488,12 +513,16 @@ def _random_law(rng: random.Random, size: int) -> list[Fraction]:
     return [Fraction(v, sum(weights)) for v in weights]
 
 
+_LEMMA_25_SEEDS = tuple(2500 + seed for seed in _SEEDS)
+"""The seeds of lemma_25_per_sketch's random laws, one per case of _SEEDS at every (N, w)."""
+
+
 def lemma_25_per_sketch() -> tuple[Verdict, str]:
     """KL(P_{Z|S=s} || P_Z) <= RHS_s (nats) for random channels and random laws of Z and of I, exactly."""
     cases = values = 0
     worst = 0.0
-    for (N, w), seed in itertools.product(((2, 1), (3, 1), (3, 2)), _SEEDS):
-        rng = random.Random(2500 + seed)
+    for (N, w), seed in itertools.product(((2, 1), (3, 1), (3, 2)), _LEMMA_25_SEEDS):
+        rng = random.Random(seed)
         if seed % 2:  # a product law of Z: independent labels with random biases
             biases = [Fraction(rng.randint(1, 9), 10) for _ in range(N)]
             z_law = [math.prod((b if bit else 1 - b for b, bit in zip(biases, z)), start=Fraction(1))
@@ -504,13 +533,14 @@ def lemma_25_per_sketch() -> tuple[Verdict, str]:
         channel = [_random_law(rng, 3) for _ in records(N, w)]
         for s, _, kl, rhs in lemma_25_sides(channel, z_law, i_law, N, w):
             if exact_sign(rhs - kl) < 0:
-                return _R, f"witness N = {N}, w = {w}, seed {2500 + seed}, s = {s}: KL = {kl} > RHS_s = {rhs}"
+                return _R, f"witness N = {N}, w = {w}, {seeds_named(seed)}, s = {s}: KL = {kl} > RHS_s = {rhs}"
             worst = max(worst, float(kl) / float(rhs)) if rhs else worst
             values += 1
         cases += 1
     return _C, (f"KL(P_Z|S=s || P_Z) <= RHS_s in nats, exactly, for all {values} sketch values of {cases} random "
-                "3-output channels at (N, w) in [(2, 1), (3, 1), (3, 2)] (seeds 2500-2503), with random laws of I and "
-                f"random laws of Z, non-product (even seeds) and product (odd seeds); largest KL/RHS {worst:.3f}")
+                f"3-output channels at (N, w) in [(2, 1), (3, 1), (3, 2)] ({seeds_named(_LEMMA_25_SEEDS)} at each), "
+                "with random laws of I and random laws of Z, non-product (even seeds) and product (odd seeds); "
+                f"largest KL/RHS {worst:.3f}")
 
 
 def theorem_14_box() -> tuple[Verdict, str]:

@@ -29,6 +29,7 @@ from dpcert.mechanisms.price_of_privacy.blockmodel import BlockModel
 from dpcert.mechanisms.price_of_privacy.maxsense import simulate_maxsense
 from dpcert.proofs.audit import cp_upper
 from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import seeds_named
 
 __all__ = ["FALSE_REFUTATION", "LeakCheck", "maxsense_below_the_bound", "recovery_below_the_bound"]
 
@@ -87,13 +88,18 @@ def _maxsense(model: BlockModel, users: int, eps: sympy.Expr, seed: int) -> bool
     return simulate_maxsense(model, users, eps, rng=seed, sensing="collapsed").exact_recovery
 
 
+_MAXSENSE_SEED = 2000
+"""The first seed of maxsense_below_the_bound's runs (run r draws from seed _MAXSENSE_SEED + r)."""
+
+
 def maxsense_below_the_bound() -> tuple[Verdict, str]:
     """MaxSense, an eps-LDP learner, fails more than half the time below Corollary 21's bound (N = 40, w = 2,
-    eps = 1/2, 24 runs from seed 2000)."""
-    check = recovery_below_the_bound(_maxsense, N=40, w=2, eps=sympy.Rational(1, 2), runs=24, seed=2000)
+    eps = 1/2, 24 runs from seed :data:`_MAXSENSE_SEED`)."""
+    check = recovery_below_the_bound(_maxsense, N=40, w=2, eps=sympy.Rational(1, 2), runs=24, seed=_MAXSENSE_SEED)
     verdict = Verdict.CONFIRMED if check.consistent else Verdict.REFUTED
     return verdict, (f"{'' if check.consistent else 'witness '}MaxSense at U = {check.users} users (the largest below "
                      f"((1/2) N - 1)/(I log2 e) with Theorem 14's I; N = {check.N}, w = {check.w}, eps = {check.eps}, "
-                     f"lower-bound instance): exact recovery in {check.recovered} of {check.runs} runs (seeds 2000.."
-                     f"{2000 + check.runs - 1}); success probability <= {check.success_upper:.4g} (Clopper-Pearson, "
-                     f"error {FALSE_REFUTATION:g}), {'below' if check.consistent else 'not below'} 1/2")
+                     f"lower-bound instance): exact recovery in {check.recovered} of {check.runs} runs "
+                     f"({seeds_named(range(_MAXSENSE_SEED, _MAXSENSE_SEED + check.runs))}); success probability <= "
+                     f"{check.success_upper:.4g} (Clopper-Pearson, error {FALSE_REFUTATION:g}), "
+                     f"{'below' if check.consistent else 'not below'} 1/2")

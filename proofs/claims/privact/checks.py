@@ -480,6 +480,7 @@ class SelectedTreeCheck:
         selected_within_lemma_radius: the draws with |g(T'') - f(T'')| <= P.
         false_failure: the probability that a gap is reported where none exists (Clopper-Pearson bounds,
             Bonferroni over the trees and the selected one).
+        seed: the pilot draws come from numpy's ``default_rng([seed, 0])``, the others from ``default_rng([seed, 1])``.
     """
 
     n: int
@@ -492,6 +493,7 @@ class SelectedTreeCheck:
     lemma_radius: float
     selected_within_lemma_radius: int
     false_failure: float
+    seed: int
 
     @property
     def gap(self) -> bool:
@@ -532,4 +534,4 @@ def selected_tree_check(*, n: int = 6, K: int = 2, sigma: float = 1.0, draws: in
     selected_upper = cp_upper(int(np.count_nonzero(np.abs(chosen) <= radius)), draws, alpha)
     lemma_radius = float(lemma_6_3_radius(n, K, sigma).upper)
     return SelectedTreeCheck(n, K, sigma, draws, radius, fixed_lower, selected_upper, lemma_radius,
-                             int(np.count_nonzero(np.abs(chosen) <= lemma_radius)), false_failure)
+                             int(np.count_nonzero(np.abs(chosen) <= lemma_radius)), false_failure, seed)

@@ -36,7 +36,7 @@ from dpcert.mechanisms.privact import (
     tree_qualities,
 )
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.claim import facts_outcome
+from dpcert.proofs.claim import facts_outcome, seeds_named
 from dpcert.proofs.claims.privact.checks import (
     boltzmann_loss_check,
     footnote_2_check,
@@ -50,10 +50,13 @@ from dpcert.proofs.claims.privact.checks import (
 _P, _C, _R, _PG = Verdict.PROVED, Verdict.CONFIRMED, Verdict.REFUTED, Verdict.PROOF_GAP
 _SIGMA = sympy.Integer(2)
 _N, _K = 9, 3
+_GRAPH_SEED = 4
+"""The seed of the random 9-user graph and its bins (:func:`_small_graph`)."""
+_GRAPH = f"a random 9-user graph ({seeds_named(_GRAPH_SEED)})"
 
 
 def _small_graph() -> tuple[SocialGraph, np.ndarray]:
-    rng = np.random.default_rng(4)
+    rng = np.random.default_rng(_GRAPH_SEED)
     edges = np.array([(i, j) for i, j in itertools.combinations(range(_N), 2) if rng.random() < 0.4])
     return SocialGraph(_N, edges, "random G(9, 0.4)"), random_partition(_N, _K, rng)
 
@@ -76,7 +79,7 @@ def degree_vector_privacy() -> tuple[Verdict, str]:
                 return _R, f"witness user {user}, bit {j}: loss {loss} > 1/sigma = {1 / _SIGMA}"
             worst, changes = max(worst, loss), changes + 1
     return _P, (f"sup_y log-ratio = ||c(D) - c(D')||_1 / sigma = 1/sigma = {worst} for all {changes} one-bit changes "
-                f"(every user of a random 9-user graph, K = {_K} bins, sigma = {_SIGMA}); the Laplace log-ratio is at "
+                f"(every user of {_GRAPH}, K = {_K} bins, sigma = {_SIGMA}); the Laplace log-ratio is at "
                 "most ||c - c'||_1/sigma by the triangle inequality and equals it at y = c(D)")
 
 
@@ -89,11 +92,11 @@ def edge_level(sigma_of_eps: sympy.Expr, claimed_eps: sympy.Expr) -> tuple[Verdi
         if loss > worst:
             worst, pair = loss, (i, j)
     if worst > claimed_eps:
-        return _R, (f"witness edge {pair} of a random 9-user graph: users {pair[0]} and {pair[1]} both report it, so "
+        return _R, (f"witness edge {pair} of {_GRAPH}: users {pair[0]} and {pair[1]} both report it, so "
                     f"the joint log-ratio reaches {worst} = 2/sigma > eps = {claimed_eps} (sigma = {sigma_of_eps}); "
                     "the per-edge eps is twice the per-user one (Appendix A.3)")
     return _P, (f"the joint log-ratio of both endpoints is {worst} <= eps = {claimed_eps} for all {_N * (_N - 1) // 2} "
-                f"edge flips (sigma = {sigma_of_eps} = 2/eps)")
+                f"edge flips of a random 9-user graph ({seeds_named(_GRAPH_SEED)}; sigma = {sigma_of_eps} = 2/eps)")
 
 
 def edge_level_numerical(sigmas: tuple[sympy.Expr, ...]) -> tuple[Verdict, str]:
@@ -136,16 +139,19 @@ def _random_dissimilarities(n: int, count: int, seed: int) -> list[np.ndarray]:
 
 
 def theorem_3() -> tuple[Verdict, str]:
-    cases = 0
+    cases, seeds = 0, []
     for n in (4, 5, 6):
-        for S in _random_dissimilarities(n, 8, seed=n):
+        seed = n
+        seeds.append(seed)
+        for S in _random_dissimilarities(n, 8, seed=seed):
             check = theorem_3_check(S)
             if not check.holds:
                 tree, child, parent = check.violations[0]
                 return _R, f"witness S = {S.tolist()}: optimal tree {tree} has theta({child}) > theta({parent})"
             cases += 1
     return _C, (f"every Q_D-optimal tree has theta(child) <= theta(parent) at every node, for {cases} random integer "
-                "S >= 1 (n = 4, 5, 6), all (2n - 3)!! trees enumerated, exact arithmetic")
+                f"S >= 1 (n = 4, 5, 6; eight from each of {seeds_named(seeds)}), all (2n - 3)!! trees enumerated, "
+                "exact arithmetic")
 
 
 def clique() -> tuple[Verdict, str]:
@@ -158,28 +164,36 @@ def clique() -> tuple[Verdict, str]:
 
 
 def lemma_5_1() -> tuple[Verdict, str]:
-    cases, worst = 0, 0.0
+    cases, worst, seeds = 0, 0.0, []
     for n in (4, 5, 6):
-        for S in _random_dissimilarities(n, 3, seed=10 + n):
+        seed = 10 + n
+        seeds.append(seed)
+        for S in _random_dissimilarities(n, 3, seed=seed):
             check = boltzmann_loss_check(S)
             if not check.holds:
                 return _R, f"witness S = {S.tolist()}: E[OPT - Q_D] in {check.expected_loss}, tail ratio " \
                            f"{check.worst_tail_ratio}"
             cases, worst = cases + 1, max(worst, check.worst_tail_ratio)
     return _C, (f"under exact Boltzmann sampling Pr(OPT - Q_D >= ln N + t) <= e^-t for every t >= 0 and "
-                f"E[OPT - Q_D] <= ln((2n-3)!!) + 1, on {cases} random S (n = 4, 5, 6), interval arithmetic over all "
+                f"E[OPT - Q_D] <= ln((2n-3)!!) + 1, on {cases} random S (n = 4, 5, 6; three from each of "
+                f"{seeds_named(seeds)}), interval arithmetic over all "
                 f"trees; largest tail ratio {worst:.3g}")
 
 
+_LEMMA_6_SEED = 6
+"""The seed of lemma_6's graph, bins, tree and noise draws (one generator, in that order)."""
+
+
 def lemma_6() -> tuple[Verdict, str]:
-    rng = np.random.default_rng(6)
+    rng = np.random.default_rng(_LEMMA_6_SEED)
     n, K, sigma = 30, 3, sympy.Integer(1)
     edges = np.array([(i, j) for i, j in itertools.combinations(range(n), 2) if rng.random() < 0.3])
     graph = SocialGraph(n, edges, "random G(30, 0.3)")
     counts = degree_vectors(graph, random_partition(n, K, rng), K)
     result = lemma_6_monte_carlo(counts, random_tree(n, rng), sigma, rng)
     verdicts = (result.lemma_6_1_holds, result.lemma_6_2_holds, result.lemma_6_3_holds)
-    summary = (f"{result.draws} draws of g(T), n = {n}, K = {K}, sigma = {sigma}: bias in "
+    summary = (f"{result.draws} draws of g(T), n = {n}, K = {K}, sigma = {sigma} (graph, bins, tree and draws from "
+               f"{seeds_named(_LEMMA_6_SEED)}): bias in "
                f"[{result.bias_interval[0]:.4g}, {result.bias_interval[1]:.4g}] vs (3K sigma/2) rho = "
                f"{result.bias_bound.upper:.4g}; variance {result.variance_estimate:.4g} vs 4K sigma^2 rho^2 = "
                f"{result.variance_bound.upper:.4g}; coverage {result.covered}/{result.draws} within P = "
@@ -273,10 +287,10 @@ def theorem_6_selected_tree() -> tuple[Verdict, str]:
     fixed tree, while the theorem's own radius P still holds (so the statement is not refuted)."""
     check = selected_tree_check()
     witness = (f"witness n = {check.n}, K = {check.K}, sigma = {check.sigma:g}, every user with the same degree "
-               f"vector (f = rho for every tree, Theorem 4), {check.draws} noise draws: Pr[|g(T) - f(T)| <= "
-               f"{check.radius:.1f}] >= {check.fixed_lower:.4f} for every one of the {tree_count(check.n)} fixed "
-               f"trees but <= {check.selected_upper:.4f} for T'' = argmax g (false-failure probability "
-               f"{check.false_failure:g})")
+               f"vector (f = rho for every tree, Theorem 4), {check.draws} noise draws ({seeds_named(check.seed)}): "
+               f"Pr[|g(T) - f(T)| <= {check.radius:.1f}] >= {check.fixed_lower:.4f} for every one of the "
+               f"{tree_count(check.n)} fixed trees but <= {check.selected_upper:.4f} for T'' = argmax g (false-failure "
+               f"probability {check.false_failure:g})")
     if not check.gap:
         return _C, f"the chosen tree met the per-tree event as often as a fixed tree: {witness}"
     return _PG, (f"not proved by applying Lemma 6.3 to the data-dependent T'': {witness}; not refuted: "

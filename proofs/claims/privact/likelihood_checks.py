@@ -45,6 +45,7 @@ from dpcert.mechanisms.privact import (
 )
 from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.proofs.certificate import Verdict
+from dpcert.proofs.claim import seeds_named
 
 __all__ = ["DATA_ABSENT", "RESULT_2_SEED", "RESULT_2_STEPS_PER_NODE", "cmn_detailed_balance",
            "hrg_pair_likelihood", "q_m_identities", "result_2"]
@@ -88,6 +89,9 @@ def hrg_pair_likelihood(tree: ClusterTree, graph: SocialGraph) -> Fraction:
 
 
 _SMALL_GRAPHS = ((5, 0.5, 1), (5, 0.3, 2), (6, 0.4, 3))
+"""(n, p, seed) of q_m_identities' random graphs G(n, p)."""
+_BALANCE_GRAPHS = ((0.5, 1), (0.3, 2))
+"""(p, seed) of cmn_detailed_balance's random graphs G(5, p)."""
 
 
 def q_m_identities() -> tuple[Verdict, str]:
@@ -118,7 +122,8 @@ def q_m_identities() -> tuple[Verdict, str]:
                 if abs(sympy.N(gap, 50)) > sympy.Float("1e-40", 50):
                     return _R, f"{witness}: ln of the product and the entropy form differ by {sympy.N(gap, 10)}"
             trees_checked += 1
-    return _C, (f"on all {trees_checked} trees of three random graphs (n = 5, 5, 6), exactly: the per-node product "
+    return _C, (f"on all {trees_checked} trees of three random graphs (n = 5, 5, 6; "
+                f"{seeds_named(seed for *_, seed in _SMALL_GRAPHS)}), exactly: the per-node product "
                 "equals the pairwise HRG likelihood, sum E_i = |E|, sum L_iR_i = n(n-1)/2, ln Q_M <= 0 with equality "
                 "iff every pi_i is 0 or 1, and ln Q_M = -sum L_iR_i H(pi_i) (50 digits, every 25th tree)")
 
@@ -134,7 +139,7 @@ def cmn_detailed_balance() -> tuple[Verdict, str]:
     trees = all_trees(n)
     index = {tree: k for k, tree in enumerate(trees)}
     worst = 0.0
-    for p, seed in ((0.5, 1), (0.3, 2)):
+    for p, seed in _BALANCE_GRAPHS:
         graph = _random_graph(n, p, seed)
         q = [float(likelihood(tree, graph)) for tree in trees]
         acceptance: dict[tuple[int, int], float] = {}
@@ -150,8 +155,9 @@ def cmn_detailed_balance() -> tuple[Verdict, str]:
                             f"{backward:.15g} for T = {trees[i]}, T' = {trees[j]}")
     return _C, ("CMN's Metropolis kernel (uniform non-root node x uniform of 2 swaps, acceptance "
                 "exp(min(0, Delta ln Q_M)) with the chain's own Delta) satisfies Q_M(T) P(T, T') = Q_M(T') P(T', T) "
-                f"for every move among the 105 trees at n = 5 on two random graphs (largest relative defect {worst:.1e}): its stationary law is "
-                "proportional to Q_M")
+                f"for every move among the 105 trees at n = 5 on two random graphs "
+                f"({seeds_named(seed for _, seed in _BALANCE_GRAPHS)}; largest relative defect {worst:.1e}): its "
+                "stationary law is proportional to Q_M")
 
 
 def result_2(network: str, *, directory: str | None = None) -> tuple[Verdict, str]:

@@ -56,13 +56,13 @@ _source = cited_in(_PAPER)
 CLAIMS: tuple[Claim, ...] = (
     computed_claim("privact-degree-vector-user-ldp", _source("Algorithm 2, Section 4.1"),
                    "each user's noisy degree vector c + Lap(sigma)^K is (1/sigma)-DP for one flipped adjacency bit", _P,
-                   degree_vector_privacy),
+                   degree_vector_privacy, randomized=True),
     computed_claim("privact-edge-eps-printed-scale", _source("Algorithm 2 with Appendix A.3"),
                    "with Lap(1/eps) per bin, one undirected edge is eps-protected", _R,
-                   lambda: edge_level(sympy.Integer(1), sympy.Integer(1))),
+                   lambda: edge_level(sympy.Integer(1), sympy.Integer(1)), randomized=True),
     computed_claim("privact-edge-eps-double-scale", _source("Algorithm 2 with Appendix A.3"),
                    "with Lap(2/eps) per bin, one undirected edge is eps-protected", _P,
-                   lambda: edge_level(sympy.Integer(2), sympy.Integer(1))),
+                   lambda: edge_level(sympy.Integer(2), sympy.Integer(1)), randomized=True),
     computed_claim("privact-edge-eps-composed", _source("Appendix A.3"),
                    "the two endpoints' Laplace(sigma) reports of one edge compose to eps = 2/sigma (certified numerical "
                    "composition at delta = 10^-12, sigma = 2 and 1/2)", _C,
@@ -76,7 +76,7 @@ CLAIMS: tuple[Claim, ...] = (
                    method="symbolic"),
     computed_claim("privact-gentree-boltzmann-chain", _source("Section 4.3"),
                    "GENTREE's local-swap chain is connected and reversible, so it converges to the Boltzmann "
-                   "distribution proportional to e^Q_D", _C, gentree_chain),
+                   "distribution proportional to e^Q_D", _C, gentree_chain, randomized=True),
     computed_claim("privact-table1-densities", _source("Table 1"),
                    "the densities 0.0075, 0.0056, 0.0062 are 2|E|/(n(n-1)) of the printed node and edge counts", _C,
                    table_1_densities),
@@ -93,12 +93,12 @@ CLAIMS: tuple[Claim, ...] = (
                    loss_within_theorem_6),
     computed_claim("thm3-ideal-clustering", _source("Theorem 3"),
                    "the Q_D-optimal tree has the ideal clustering property theta(child) <= theta(parent)", _C,
-                   theorem_3),
+                   theorem_3, randomized=True),
     computed_claim("thm4-clique-quality", _source("Theorem 4"),
                    "for the clique with unit dissimilarities every tree has Q_D = (n^3 - n)/3", _C, clique),
     computed_claim("lemma5.1-boltzmann-tail", _source("Lemma 5.1 and Theorem 5 (clean form)"),
                    "Boltzmann sampling loses at most ln N + t with probability >= 1 - e^-t, and ln N + 1 on average",
-                   _C, lemma_5_1),
+                   _C, lemma_5_1, randomized=True),
     computed_claim("lemma6.1-6.3-noisy-quality", _source("Lemmas 6.1, 6.2, 6.3"),
                    "for a fixed tree, E g - f <= (3K sigma/2) rho, Var g <= 4K sigma^2 rho^2, and |g - f| <= P w.p. "
                    ">= 8/9", _C, lemma_6, method="statistical"),
@@ -122,13 +122,14 @@ CLAIMS: tuple[Claim, ...] = (
     computed_claim("privact-qm-identities", _source("Section 3.1"),
                    "the HRG likelihood at pi_i = E_i/(L_i R_i): sum E_i = |E|, sum L_i R_i = n(n-1)/2, log Q_M <= 0, "
                    "and it is the tree's maximum likelihood (checked against the pairwise likelihood)", _C,
-                   q_m_identities),
+                   q_m_identities, randomized=True),
     computed_claim("privact-cmn-detailed-balance", _source("Section 3.1 (CMN's Metropolis chain)"),
                    "CMN's swap chain with acceptance min(1, Q_M'/Q_M) has Q_M (normalised) as its stationary law", _C,
-                   cmn_detailed_balance),
+                   cmn_detailed_balance, randomized=True),
     *(computed_claim(f"privact-fig5-result2-{network}", _source("Figure 5, Result 2"),
                      f"PRIVACT's trees beat CMN-DP's on log Q_M at eps = 0.5, 1 and 2 ({network}, measured on short "
-                     "chains)", _C, lambda network=network: result_2(network), requires=needs_social_data(network))
+                     "chains)", _C, lambda network=network: result_2(network), requires=needs_social_data(network),
+                     randomized=True)
       for network in ("lastfm", "delicious", "douban")),
     computed_claim("privact-table4-caption-ratios", _source("Table 4"),
                    "PRIVACT-CF is 1.1-286x better than itemAvg and worse than friendsCF by at most 9.2x as per NDCG",
@@ -145,18 +146,19 @@ CLAIMS: tuple[Claim, ...] = (
                    "PRIVACT-SERec performs similarly to SERec (Table 3 as printed)", _C, result_4_paper_numbers),
     computed_claim("privact-serec-contact-counts-only", _source("Table 3 (SERec as run through RecQ)"),
                    "the SERec of Table 3 uses the social relation only through each user's number of contacts, so "
-                   "PRIVACT-SERec and SERec differ only in those counts", _C, serec_contact_counts_only),
+                   "PRIVACT-SERec and SERec differ only in those counts", _C, serec_contact_counts_only,
+                   randomized=True),
     computed_claim("privact-appendix-a2-fallback-order", _source("Appendix A.2"),
                    "items scored by the top-m users come before fallback items: (a 4.5), (b 2.5) top-m and (c 3.0) "
                    "fallback rank a, b, c", _C, appendix_a2_fallback_example),
     computed_claim("privact-result3-measured-lastfm", _source("Section 7.3, Result 3; Table 4"),
                    "PRIVACT-CF beats itemAvg on NDCG and MAP for cold-start users (lastfm, measured at 20 x n "
                    "GENTREE proposals, 3 trees x 5 splits)", _C, result_3_measured,
-                   requires=needs_social_data("lastfm", ratings=True)),
+                   requires=needs_social_data("lastfm", ratings=True), randomized=True),
     computed_claim("privact-sec7.4-distance-ndcg-lastfm", _source("Section 7.4"),
                    "on lastfm, NDCG falls with the social distance of the users PRIVACT-CF draws on (negative "
                    "correlation in every run; measured at 20 x n GENTREE proposals)", _C, section_7_4_lastfm_measured,
-                   requires=needs_social_data("lastfm", ratings=True)),
+                   requires=needs_social_data("lastfm", ratings=True), randomized=True),
     *(computed_claim(f"table6-full-negative-printed-{network}", _source("Section 7.4, Table 6"),
                      f"for full rating profiles the correlation is negative for all users ({network} row as printed)",
                      expected, lambda network=network: table_6_full_profile_consistency(network))
