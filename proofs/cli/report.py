@@ -1,9 +1,11 @@
 """``dpcert report --out report.html``: the claims report as one self-contained HTML file a reviewer reads in a browser.
 
-The file needs no network: its style sheet is inline and it loads nothing. Per paper or topic it gives every claim's
-statement, verdict (and the one the registry expects), method, evidence, witness and the command that reproduces
-it; before that the counts by paper and verdict, the legend, the papers' errors and a table of contents. It is
-written to a temporary file beside ``--out`` and moved into place, so a failed run leaves no partial file.
+The file needs no network: its style sheet and its figures (SVG) are inline and it loads nothing. Per paper or topic
+it gives the figures of :mod:`dpcert.proofs.cli.report_figures` (each with its caption and the command that redraws
+it; a figure that fails to draw is a one-line note), then every claim's statement, verdict (and the one the registry
+expects), method, evidence, witness and the command that reproduces it; before that the counts by paper and
+verdict, the legend, the papers' errors and a table of contents. It is written to a temporary file beside ``--out``
+and moved into place, so a failed run leaves no partial file.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import html
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,6 +24,9 @@ from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.proofs.certificate import Verdict
 from dpcert.proofs.cli.claims import VERDICT_MEANINGS, ClaimRun, paper_option, run_claims
 from dpcert.proofs.cli.output import emit, json_option
+
+if TYPE_CHECKING:
+    from dpcert.proofs.cli.report_figures import DrawnFigure
 
 __all__ = ["render_report", "report_command"]
 
@@ -35,6 +42,8 @@ summary{cursor:pointer;font-weight:600}
 .proved{color:#17692b}.confirmed{color:#006b80}.refuted{color:#b3261e}.proof-gap{color:#8a2a8a}
 .unknown{color:#8a6d00}.unexpected{background:#fde8e8}
 nav ul{padding-left:1.2rem}
+figure{margin:1rem 0}figure svg{display:block;width:100%;max-width:100%;height:auto}
+figcaption{font-size:.9rem}.figure-error{color:#b3261e;font-weight:600}
 """
 
 
@@ -42,12 +51,28 @@ def _verdict(verdict: Verdict) -> str:
     return f'<span class="{verdict.value}">{verdict.value}</span>'
 
 
-def render_report(run: ClaimRun, *, title: str = "dpcert claims report") -> str:
-    """The report of ``run`` as one HTML document (see the module)."""
+def _figure(drawn: DrawnFigure) -> str:
+    """A ``<figure>``: the inline SVG (or the note of why it is missing), the caption and the command in ``<code>``."""
+    f, e = drawn.figure, html.escape
+    body = drawn.svg if drawn.error is None else f'<p class="figure-error">Not drawn: {e(drawn.error)}</p>'
+    return (f'<figure id="{f.anchor}">{body}<figcaption><strong>{e(f.title)}.</strong> {e(f.caption)} '
+            f"<code>{e(f.command)}</code></figcaption></figure>")
+
+
+def _figure_links(figures: Sequence[DrawnFigure]) -> str:
+    """The table of contents' list of a section's figures (nothing when it has none)."""
+    links = "".join(f'<li><a href="#{d.figure.anchor}">Figure: {html.escape(d.figure.title)}</a></li>' for d in figures)
+    return f"<ul>{links}</ul>" if links else ""
+
+
+def render_report(run: ClaimRun, *, title: str = "dpcert claims report", figures: Sequence[DrawnFigure] = ()) -> str:
+    """The report of ``run`` as one HTML document (see the module), with ``figures`` in their groups' sections (a
+    figure whose group has no checked claim is left out)."""
     from dpcert.proofs.registry import is_paper_error
 
     e = html.escape
     checked, unexpected, groups = len(run.results), run.unexpected, run.by_group()
+    shown = {g.key: [d for d in figures if d.figure.group == g.key] for g, _ in groups}
     parts = ["<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{e(title)}</title><style>{_STYLE}</style></head><body>", f"<h1>{e(title)}</h1>",
@@ -56,7 +81,8 @@ def render_report(run: ClaimRun, *, title: str = "dpcert claims report") -> str:
                 if unexpected else "") + (f"; {len(run.skipped)} skipped" if run.skipped else "") + ".</p>"]
     parts.append('<nav id="contents"><h2>Contents</h2><ul><li><a href="#verdicts">Verdicts by paper and topic</a></li>'
                  '<li><a href="#errors">The papers\' errors found</a></li>'
-                 + "".join(f'<li><a href="#group-{g.key}">{e(g.title)}</a> ({len(rows)})</li>' for g, rows in groups)
+                 + "".join(f'<li><a href="#group-{g.key}">{e(g.title)}</a> ({len(rows)})'
+                           f"{_figure_links(shown[g.key])}</li>" for g, rows in groups)
                  + "</ul></nav>")
     head = "".join(f"<th>{v.value}</th>" for v in Verdict)
     body = "".join(f'<tr><td><a href="#group-{g.key}">{g.key}</a></td>'
@@ -78,7 +104,7 @@ def render_report(run: ClaimRun, *, title: str = "dpcert claims report") -> str:
                      + "".join(f'<tr{"" if o.verdict is c.expected else " class=unexpected"}><td>'
                                f'<a href="#claim-{e(c.id)}">{e(c.id)}</a></td><td>{_verdict(o.verdict)}</td>'
                                f"<td>{_verdict(c.expected)}</td><td>{e(o.method)}</td></tr>" for c, o in rows)
-                     + "</table>")
+                     + "</table>" + "".join(_figure(d) for d in shown[g.key]))
         for c, o in rows:
             witness = o.as_json()["witness"]
             parts.append(f'<details id="claim-{e(c.id)}"><summary>{e(c.id)}: {_verdict(o.verdict)}</summary>'
@@ -129,18 +155,22 @@ class _Target:
 @paper_option
 @json_option
 def report_command(out: Path, paper: str | None, as_json: bool) -> None:
-    """Check the registered claims and write the report as one self-contained HTML file.
+    """Check the registered claims and write the report as one self-contained HTML file, with the figures of each
+    paper or topic (drawn meanwhile in a second process; one that fails is a one-line note in the file).
 
     Exit 0 when every claim gets the verdict the registry expects, 1 otherwise (the file is written either way).
     """
+    from dpcert.proofs.cli.report_figures import draw_beside, figures_of
     from dpcert.proofs.registry import claims
 
     if not out.absolute().parent.is_dir():  # (a folder itself click refuses: dir_okay=False)
         raise InvalidParameterError(f"--out {str(out)!r} cannot be written: its folder does not exist")
+    selected = claims(paper=paper)
     target = _Target(out.absolute())
     try:
-        run = run_claims(claims(paper=paper))
-        target.commit(render_report(run, title="dpcert claims report" + (f": {paper}" if paper else "")))
+        run, figures = draw_beside(figures_of(paper), lambda: run_claims(selected))
+        target.commit(render_report(run, title="dpcert claims report" + (f": {paper}" if paper else ""),
+                                    figures=figures))
     finally:
         target.drop()
     summary = run.as_json()["summary"]

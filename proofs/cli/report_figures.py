@@ -1,0 +1,226 @@
+"""The figures ``dpcert report`` embeds: one :class:`ReportFigure` row per figure in :data:`FIGURES`, each
+belonging to a paper's or topic's section, with its caption and the shell command that redraws it (or, where no
+``dpcert plot`` draws it, prints every number it draws).
+
+Each row's ``draw`` returns the figure as SVG text, drawn by the accountant's own plots (``dpcert plot``'s code)
+where they exist. :func:`draw_figures` turns that text into inline SVG that scales with the page (the fixed width
+and height dropped, the viewBox kept, every id prefixed with the figure's anchor so that figures cannot clash);
+a figure that fails to draw becomes a one-line note naming the error, never a lost report. :func:`draw_beside`
+draws them in a second process while the claims are checked in this one.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import TypeVar
+
+from dpcert.accountant.catalog import BOUND_FAMILIES
+from dpcert.accountant.pld_accountant import compose
+from dpcert.accountant.pld_curves import default_eps_grid, plot_privacy_curve, privacy_curve
+from dpcert.accountant.plot_files import new_axes, save_axes
+from dpcert.accountant.shuffle_plot import log_n_grid, plot_shuffle_curves, shuffle_curves
+
+__all__ = ["FIGURES", "DrawnFigure", "ReportFigure", "draw_beside", "draw_figures", "figures_of"]
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class ReportFigure:
+    """One figure of the report.
+
+    Attributes:
+        group: the key of the registry table (``ClaimGroup``) whose section shows it.
+        name: its anchor in the report is ``figure-NAME``, which also prefixes its SVG's ids.
+        title: the figure's heading, as the table of contents lists it.
+        caption: what is drawn, for the reader; it ends by introducing ``command``.
+        command: the shell command that redraws the figure (or prints every number it draws).
+        draw: returns the figure as SVG text.
+    """
+
+    group: str
+    name: str
+    title: str
+    caption: str
+    command: str
+    draw: Callable[[], str]
+
+    @property
+    def anchor(self) -> str:
+        return f"figure-{self.name}"
+
+
+@dataclass(frozen=True)
+class DrawnFigure:
+    """A figure as the report shows it: its row and its inline SVG, or the one-line note of why it is missing."""
+
+    figure: ReportFigure
+    svg: str | None = None
+    error: str | None = None
+
+
+def _svg(write: Callable[[Path], object]) -> str:
+    """What ``write(path)`` draws into a temporary .svg file, as text."""
+    with tempfile.TemporaryDirectory(prefix="dpcert-figure-") as folder:
+        path = Path(folder) / "figure.svg"
+        write(path)
+        return path.read_text(encoding="utf-8")
+
+
+def _params(values: dict[str, str]) -> str:
+    return " ".join(f"--param {name}={value}" for name, value in values.items())
+
+
+_SHUFFLE = {"eps0": "1", "delta": "1e-6", "points": "6"}  # dpcert plot shuffle's parameters; n_min, n_max its defaults
+
+
+def _shuffle_bounds() -> str:
+    curves = shuffle_curves(_SHUFFLE["eps0"], _SHUFFLE["delta"], log_n_grid("1000", "1e8", _SHUFFLE["points"]))
+    title = f"shuffle amplification: eps0 = {_SHUFFLE['eps0']}, delta = {_SHUFFLE['delta']}, any eps0-LDP randomizer"
+    return _svg(lambda path: plot_shuffle_curves(curves, path, title=title))
+
+
+_SPEC = "gaussian:sigma=1*10"  # claim pld-encloses-k-fold-gaussian's first case
+
+
+def _composition_curve() -> str:
+    composition = compose([_SPEC], neighbours="add-remove")
+    curve = privacy_curve(composition, default_eps_grid(composition, points=40))
+    return _svg(lambda path: plot_privacy_curve(curve, path, title=f"privacy curve of {composition.label}"))
+
+
+_USERS = {"N": "1000", "w": "5"}  # dpcert bound fano's and maxsense-users' parameters, as in the README's example
+_MAXSENSE = {"delta_min": "exp(-1/2)"}
+_EPS_VALUES = ("1/16", "1/8", "1/4", "1/2", "1", "2", "4")
+_SERIES = {  # result name -> (label, line style)
+    "theorem7": ("lower: Theorem 7, any eps-LDP learner", "v--"),
+    "corollary21-theorem13": ("lower: Corollary 21 + Theorem 13, non-adaptive", "^--"),
+    "corollary21-theorem14": ("lower: Corollary 21 + Theorem 14, non-adaptive, eps < ln 2", "<--"),
+    "theorem15": ("sufficient for MaxSense: Theorem 15 (re-derived constant)", "s-"),
+}
+
+
+def _users_against_eps() -> str:
+    points: dict[str, list[tuple[float, float]]] = {name: [] for name in _SERIES}
+    for eps in _EPS_VALUES:
+        results = (BOUND_FAMILIES["fano"].evaluate({**_USERS, "eps": eps})
+                   + BOUND_FAMILIES["maxsense-users"].evaluate({**_USERS, **_MAXSENSE, "eps": eps}))
+        for result in results:
+            users = result.lower if result.bounds == "lower" else result.upper
+            if result.name in points and users is not None:  # None: the theorem does not apply at this eps
+                points[result.name].append((float(Fraction(eps)), users))
+    figure, axes = new_axes()
+    for name, (label, style) in _SERIES.items():
+        axes.plot(*zip(*points[name]), style, label=label)
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    title = f"users against eps: N = {_USERS['N']} items, w = {_USERS['w']} ratings per user"
+    return _svg(lambda path: save_axes(figure, axes, path, title=title, xlabel="eps (local DP)", ylabel="users U"))
+
+
+FIGURES: tuple[ReportFigure, ...] = (
+    ReportFigure(
+        "shuffle", "shuffle-bounds", "Shuffle amplification against the number of users",
+        "Every shuffle-amplification bound's certified eps (rounded up) against the number of users n, log-log, for "
+        f"n users who each apply any eps0-LDP randomizer with eps0 = {_SHUFFLE['eps0']}, at delta = "
+        f"{_SHUFFLE['delta']}. Each method is drawn where its theorem applies; the round markers are binary randomized "
+        "response's exact eps (a lower bound on the worst case), computed for small n only; the dash-dotted line is "
+        "eps0, no amplification. Drawn at six values of n, one per decade from 10^3 to 10^8, a coarser grid than the "
+        "command's default of 15 points, to keep the report quick. Redrawn by:",
+        f"dpcert plot shuffle {_params(_SHUFFLE)} --out shuffle.svg", _shuffle_bounds),
+    ReportFigure(
+        "composition", "composition-curve", "A composition's privacy curve and its certified enclosure",
+        "delta(eps) of ten composed Gaussian mechanisms of sigma = 1 (add-remove neighbours) from the numerical "
+        "composition, on a log delta axis: the true curve lies in the shaded band between the certified lower and "
+        "upper bounds (here narrower than the lines). The truth is Balle and Wang's curve of one Gaussian with "
+        "mu = sqrt(10); claim pld-encloses-k-fold-gaussian checks it at delta = 1e-5. 40 values of eps, from 0 to "
+        "the certified eps at delta = 1e-12. Redrawn by:",
+        f"dpcert plot composition '{_SPEC}' --out composition.svg", _composition_curve),
+    ReportFigure(
+        "price_of_privacy", "maxsense-users", "MaxSense between the bounds: users against eps",
+        f"Users against the local-DP eps, log-log, for N = {_USERS['N']} items and w = {_USERS['w']} ratings per user "
+        f"at eps = {', '.join(_EPS_VALUES)}. Dashed, lower bounds (Fano): with fewer users every eps-LDP learner of a "
+        "uniformly random split of the items into two clusters has average error above 1/2; Theorem 7 (corrected "
+        "constant) holds for any learner, adaptive or not, Corollary 21 for non-adaptive learners such as MaxSense, "
+        "with the per-user information bound of Theorem 13, or of Theorem 14 where it applies (eps < ln 2). Solid, "
+        "the users sufficient for MaxSense (Theorem 15, re-derived constant, theta = 1, d = 1) to recover every "
+        "item's cluster with probability at least 1 - 1/N on the paper's lower-bound instance (one user class, two "
+        "item clusters, 0/1 ratings), with delta_min = exp(-1/2), its value for a balanced split (other splits "
+        "change it by at most a factor e). The two do not state the same thing: the lower bounds concern every "
+        "learner of their class at average error 1/2 over random splits, the upper bound one algorithm at success "
+        "probability 1 - 1/N, by a proof that models each item as rated independently with probability w/N; so the "
+        "gap between them, a factor of 2.6 x 10^5 to 1.2 x 10^7 here, measures how far apart the bounds are, not the "
+        "price of privacy. No "
+        "dpcert plot command draws this figure; every number drawn (the rows theorem7, corollary21-theorem13, "
+        "corollary21-theorem14 and theorem15) is printed by:",
+        f"for eps in {' '.join(_EPS_VALUES)}; do dpcert bound fano {_params(_USERS)} --param eps=$eps; "
+        f"dpcert bound maxsense-users {_params(_USERS)} --param eps=$eps --param 'delta_min={_MAXSENSE['delta_min']}' "
+        "--method theorem15; done", _users_against_eps),
+)
+"""The report's figures, in the order each section shows them (no figure for the other groups yet: the auditing
+zoo's would need its audits, minutes of sampling)."""
+
+
+def figures_of(paper: str | None) -> tuple[ReportFigure, ...]:
+    """The figures of the report of ``paper`` (a key of the registry's PAPERS), or all of them for None."""
+    return tuple(f for f in FIGURES if paper is None or f.group == paper)
+
+
+_IDS = re.compile(r'(\bid="|url\(#|href="#)')
+
+
+def _inline_svg(text: str, *, prefix: str) -> str:
+    """An SVG file's text as an ``<svg>`` element to place in HTML: the XML prolog and metadata dropped, the root's
+    fixed width and height removed (its viewBox scales it), each id and reference to one prefixed by ``prefix-``.
+
+    Raises:
+        ValueError: ``text`` has no ``<svg`` element, or its root has no viewBox (it could not scale).
+    """
+    svg = text[text.index("<svg"):]
+    end = svg.index(">")
+    root = re.sub(r'\s(?:width|height)="[^"]*"', "", svg[:end])
+    if "viewBox=" not in root:
+        raise ValueError("the SVG has no viewBox, so it cannot scale with the page")
+    body = re.sub(r"\s*<metadata>.*?</metadata>", "", svg[end:], flags=re.S)
+    return _IDS.sub(lambda match: f"{match.group(1)}{prefix}-", root + body)
+
+
+def _one_line(error: BaseException) -> str:
+    message = str(error).strip().splitlines()
+    return type(error).__name__ + (f": {message[0][:300]}" if message else "")
+
+
+def draw_figures(figures: Sequence[ReportFigure]) -> tuple[DrawnFigure, ...]:
+    """Each figure drawn, or its one-line note: a figure that fails never stops the others or the report."""
+    drawn = []
+    for figure in figures:
+        try:
+            drawn.append(DrawnFigure(figure, svg=_inline_svg(figure.draw(), prefix=figure.anchor)))
+        except Exception as error:  # noqa: BLE001 - the note names it; the report goes on
+            drawn.append(DrawnFigure(figure, error=_one_line(error)))
+    return tuple(drawn)
+
+
+def draw_beside(figures: Sequence[ReportFigure], work: Callable[[], _T]) -> tuple[_T, tuple[DrawnFigure, ...]]:
+    """``work()``'s result, and ``figures`` drawn meanwhile in a second process (the claims use one core).
+
+    The drawing process ignores Ctrl-C, which stops ``work`` here. If it cannot draw at all (it died, or a row could
+    not be sent to it), every figure gets that error's one-line note.
+    """
+    if not figures:
+        return work(), ()
+    ignore_ctrl_c = (signal.SIGINT, signal.SIG_IGN)
+    with ProcessPoolExecutor(max_workers=1, initializer=signal.signal, initargs=ignore_ctrl_c) as pool:
+        drawing = pool.submit(draw_figures, tuple(figures))
+        result = work()
+        try:
+            return result, drawing.result()
+        except Exception as error:  # noqa: BLE001 - every figure's note names it; the report goes on
+            return result, tuple(DrawnFigure(f, error=_one_line(error)) for f in figures)
