@@ -151,7 +151,8 @@ class _Target:
 
 @click.command("report")
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="the HTML file to write (replaced whole, or left untouched on failure)")
+              help="the HTML file to write, a path ending in .html or .htm (replaced whole, or left untouched on "
+                   "failure)")
 @paper_option
 @json_option
 def report_command(out: Path, paper: str | None, as_json: bool) -> None:
@@ -163,6 +164,8 @@ def report_command(out: Path, paper: str | None, as_json: bool) -> None:
     from dpcert.proofs.cli.report_figures import draw_beside, figures_of
     from dpcert.proofs.registry import claims
 
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise InvalidParameterError(f"--out must name an .html file (a path ending in .html or .htm). Got {str(out)!r}")
     if not out.absolute().parent.is_dir():  # (a folder itself click refuses: dir_okay=False)
         raise InvalidParameterError(f"--out {str(out)!r} cannot be written: its folder does not exist")
     selected = claims(paper=paper)

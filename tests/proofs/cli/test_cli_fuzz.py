@@ -251,8 +251,8 @@ def _all_slots(tmp_png: str) -> list[Slot]:
     slots.append(Slot(audit, "argument", "MECH"))
     slots.append(Slot(("audit", "histogram", "--eps", "1", "--samples", "auto", "--max-samples", "2000"), "option",
                       "--max-samples"))
-    slots.append(Slot(("report", "--out", "/tmp/dpcert-cli-fuzz.html", "--paper", "online_recommendation"), "option",
-                      "--paper"))
+    report = ("report", "--out", "/tmp/dpcert-cli-fuzz.html", "--paper", "online_recommendation")
+    slots += [Slot(report, "option", "--paper"), Slot(report, "option", "--out")]
     slots.append(Slot(("claims", "--paper", "online_recommendation"), "option", "--paper"))
     slots.append(Slot(("claims", "--id", "k-rr"), "option", "--id"))
     slots += _slots(("audit", "k-rr", *_params(k="3"), "--eps", "1", "--samples", "2000"), ["k", "eps"])

@@ -141,8 +141,10 @@ def test_the_command_writes_one_paper_s_report(tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary file left
 
 
-@pytest.mark.parametrize("where", ["missing-folder/report.html", "."])
+@pytest.mark.parametrize("where", ["missing-folder/report.html", ".", "report.txt", "report"])
 def test_an_unwritable_out_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, where):
+    """A missing folder, a folder, or a name that is not an .html file: one line naming --out, exit 2, nothing
+    written."""
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "report", "--out", where, "--paper", "online_recommendation")
     assert code == 2 and err.startswith("dpcert: error:") and "--out" in err and err.count("\n") == 1
