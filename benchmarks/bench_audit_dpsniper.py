@@ -7,12 +7,14 @@ The mechanisms of DP-Sniper's evaluation that the zoo holds, as DP-Sniper define
 github.com/eth-sri/dp-sniper, dpsniper/mechanisms/, run by dpsniper/experiments/exp_default.py), at its parameters,
 each on the zoo's pairs (`neighbour_pairs()`, both orders), which are among DP-Sniper's input patterns or shifts of
 them (1 against 0 and 2 for one-number inputs). Each audit: the samples per input given, confidence 0.9 (DP-Sniper's),
-one seed; prints one Markdown table.
+one seed, in a fresh process whose peak resident memory is reported; prints one Markdown table.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import resource
 import time
 
 from dpcert.mechanisms.catalog import make_mechanism
@@ -42,18 +44,27 @@ places as the bars of its plot of powers are labelled (eval_sp2021/plots/create_
 lists them."""
 
 
+def _audit_one(name: str, raw: dict[str, str], samples: int) -> tuple[float, str, float, float]:
+    """(bound, event, seconds, peak resident MB) of one audit, in a fresh process of its own."""
+    mechanism = make_mechanism(name, raw=raw)
+    started = time.perf_counter()
+    result = audit(mechanism, eps="1/1000", samples=samples, confidence=0.9, seed=1)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+    return result.epsilon_lower_bound, result.witness.event, time.perf_counter() - started, peak
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=10_000_000, help="samples per input")
     args = parser.parse_args()
-    print("| mechanism | DP-Sniper's bound | dpcert's bound | event | seconds |")
-    print("|---|---|---|---|---|")
+    print("| mechanism | DP-Sniper's bound | dpcert's bound | event | seconds | peak MB |")
+    print("|---|---|---|---|---|---|")
+    spawn = multiprocessing.get_context("spawn")
     for label, (name, raw) in MECHANISMS.items():
-        mechanism = make_mechanism(name, raw=raw)
-        started = time.perf_counter()
-        result = audit(mechanism, eps="1/1000", samples=args.samples, confidence=0.9, seed=1)
-        print(f"| {label} (`{name}`) | {PUBLISHED[label]} | {result.epsilon_lower_bound:.4f} | "
-              f"{result.witness.event[:60]}... | {time.perf_counter() - started:.1f} |", flush=True)
+        with spawn.Pool(1) as pool:  # a fresh process each: its peak memory is this audit's
+            bound, event, seconds, peak = pool.apply(_audit_one, (name, raw, args.samples))
+        print(f"| {label} (`{name}`) | {PUBLISHED[label]} | {bound:.4f} | {event[:60]}... | {seconds:.1f} | "
+              f"{peak:.0f} |", flush=True)
 
 
 if __name__ == "__main__":
