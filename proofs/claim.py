@@ -30,12 +30,22 @@ class ClaimOutcome:
     method: str
     evidence: str
     certificate: Certificate | None = None
+    witness_json: dict[str, object] | None = field(default=None, kw_only=True)
+    """The certificate's witness as JSON, kept by :meth:`portable` when the certificate itself is dropped."""
 
     def as_json(self) -> dict[str, object]:
         """``verdict``, ``method``, ``evidence`` and, where there is one, the certificate's witness."""
-        witness = self.certificate.witness if self.certificate is not None else None
+        if self.certificate is None:
+            return {"verdict": self.verdict.value, "method": self.method, "evidence": self.evidence,
+                    "witness": self.witness_json}
+        witness = self.certificate.witness
         return {"verdict": self.verdict.value, "method": self.method, "evidence": self.evidence,
                 "witness": None if witness is None else witness.as_json()}
+
+    def portable(self) -> ClaimOutcome:
+        """The outcome without its certificate object (whose replay may be a closure that cannot leave its process),
+        its witness kept as JSON: what ``dpcert claims`` and ``dpcert report`` show is unchanged."""
+        return dataclasses.replace(self, certificate=None, witness_json=self.as_json()["witness"])
 
 
 @dataclass(frozen=True)

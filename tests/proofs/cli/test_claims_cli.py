@@ -94,3 +94,18 @@ def test_every_reproduce_command_gives_the_claim_s_verdict():
         found = {k: v for part in pool.map(claims_run, halves) for k, v in part.items()}
     assert found == {c.id: c.expected.value for c in rerun}
     assert {c.id: _verdict_of(c.reproduce) for c in verify} == {c.id: c.expected.value for c in verify}
+
+
+def test_claims_checked_in_worker_processes_report_what_one_process_does():
+    """run_claims in two spawned workers gives the same verdicts, evidence and witnesses (as JSON) as in this process:
+    claims with a certificate whose replay is a closure (laplace-wrong-scale's continuous witness), a refuted finite
+    one with its witness (thm10-membership-query-not-private), a proved one and a statistical one."""
+    from dpcert.proofs.cli.claims import run_claims
+    from dpcert.proofs.registry import claims
+
+    chosen = claims(ids=("laplace-wrong-scale", "thm10-membership-query-not-private", "k-rr", "zoo-svt5"))
+    here, there = run_claims(chosen, workers=1), run_claims(chosen, workers=2)
+    assert [c.id for c, _ in there.results] == [c.id for c in chosen]
+    assert here.as_json() == there.as_json()
+    assert all(o.certificate is None for _, o in there.results)
+    assert any(c["witness"] is not None for c in there.as_json()["claims"])
