@@ -125,6 +125,41 @@ def _users_against_eps() -> str:
     return _svg(lambda path: save_axes(figure, axes, path, title=title, xlabel="eps (local DP)", ylabel="users U"))
 
 
+_AUDIT = {"eps": "1/10", "samples": "100000", "seed": "7"}  # dpcert audit's options for every zoo mechanism
+_ALIASES = ("report-noisy-max1", "report-noisy-max3")  # the same samplers as noisy-max and noisy-max-value
+
+
+def _zoo_names() -> list[str]:
+    from dpcert.mechanisms.catalog import CATALOG
+
+    return [name for name, entry in CATALOG.items() if entry.sampler_only and name not in _ALIASES]
+
+
+def _audit_bounds() -> str:
+    from dpcert.mechanisms.catalog import make_mechanism
+    from dpcert.proofs.audit import audit
+
+    names = _zoo_names()
+    rows = []
+    for name in names:
+        mechanism = make_mechanism(name, raw={"eps": _AUDIT["eps"]})
+        result = audit(mechanism, eps=_AUDIT["eps"], samples=int(_AUDIT["samples"]), seed=int(_AUDIT["seed"]),
+                       floating_point=True)
+        rows.append((name, result.epsilon_lower_bound, mechanism.expected_verdict == "private"))
+    figure, axes = new_axes()
+    ticks = range(len(rows))
+    axes.barh(ticks, [bound for _, bound, _ in rows], color=["#1f77b4" if private else "#d62728"
+                                                             for _, _, private in rows])
+    axes.set_yticks(list(ticks), [f"{name} ({'private' if private else 'not private'})" for name, _, private in rows],
+                    fontsize=7)
+    axes.invert_yaxis()
+    axes.axvline(float(Fraction(_AUDIT["eps"])), color="black", linestyle="--", label="claimed eps = 1/10")
+    axes.set_xscale("symlog", linthresh=0.01)
+    title = "zoo audits at claimed eps = 1/10, 10^5 samples per input"
+    return _svg(lambda path: save_axes(figure, axes, path, title=title, xlabel="eps lower bound (symlog)",
+                                       ylabel="mechanism"))
+
+
 FIGURES: tuple[ReportFigure, ...] = (
     ReportFigure(
         "shuffle", "shuffle-bounds", "Shuffle amplification against the number of users",
@@ -163,9 +198,20 @@ FIGURES: tuple[ReportFigure, ...] = (
         f"for eps in {' '.join(_EPS_VALUES)}; do dpcert bound fano {_params(_USERS)} --param eps=$eps; "
         f"dpcert bound maxsense-users {_params(_USERS)} --param eps=$eps --param 'delta_min={_MAXSENSE['delta_min']}' "
         "--method theorem15; done", _users_against_eps),
+    ReportFigure(
+        "zoo", "audit-bounds", "The auditing zoo: eps lower bounds against the claim",
+        "Each zoo mechanism audited at its claimed eps = 1/10 (the mechanism built at that eps) with 10^5 samples per "
+        "input, confidence 1 - 10^-6 and the floating-point events, seed 7: the eps lower bound (a symlog axis, linear "
+        "below 0.01). Red bars are the mechanisms the literature shows not private, blue the private ones; a bar "
+        "beyond the dashed claimed eps is a violation found (this small budget catches some of the not-private ones; "
+        "the zoo's claims use up to 2 x 10^6 samples per input and catch every one). ReportNoisyMax1 and 3 are drawn "
+        "as noisy-max and noisy-max-value, the same samplers. Every bar is printed by:",
+        "for m in " + " ".join(_zoo_names()) + f"; do dpcert audit $m --eps {_AUDIT['eps']} --samples "
+        f"{_AUDIT['samples']} --seed {_AUDIT['seed']} --floating-point --json; done",
+        _audit_bounds),
 )
-"""The report's figures, in the order each section shows them (no figure for the other groups yet: the auditing
-zoo's would need its audits, minutes of sampling)."""
+"""The report's figures, in the order each section shows them (none yet for PrivaCT, the metric-DP paper and the
+standard mechanisms)."""
 
 
 def figures_of(paper: str | None) -> tuple[ReportFigure, ...]:

@@ -88,7 +88,7 @@ def test_each_group_s_figures_are_inline_svg_captioned_with_their_command(drawn)
     outline = _Outline()
     outline.feed(document)
     expected = [f for f in report_figures.FIGURES if f.group in {g.key for g, _ in run.by_group()}]
-    assert {f.group for f in expected} == {"shuffle", "composition", "price_of_privacy"}  # the table's three groups
+    assert {f.group for f in expected} == {"shuffle", "composition", "price_of_privacy", "zoo"}  # the table's groups
     for figure in expected:
         svg = outline.svgs[figure.anchor]  # an <svg> element inside the <figure>
         assert "viewbox" in svg and "width" not in svg and "height" not in svg  # it scales with the page
@@ -99,8 +99,8 @@ def test_each_group_s_figures_are_inline_svg_captioned_with_their_command(drawn)
 
 
 def test_the_report_with_every_figure_stays_under_10_mb(drawn):
-    """0.41 MB measured with the synthetic run (0.17 MB without figures; the SVGs 0.11, 0.05 and 0.07 MB); the real
-    run's file is 0.46 MB. 10 MB is the bound."""
+    """0.50 MB measured with the synthetic run (0.17 MB without figures; the SVGs 0.11, 0.05, 0.07 and 0.09 MB); the
+    real run's file is 0.55 MB. 10 MB is the bound."""
     size = len(report_module.render_report(_synthetic_run(), figures=drawn).encode("utf-8"))
     assert size < 10**7, f"{size} bytes"
 
