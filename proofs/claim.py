@@ -34,13 +34,11 @@ class ClaimOutcome:
     """The certificate's witness as JSON, kept by :meth:`portable` when the certificate itself is dropped."""
 
     def as_json(self) -> dict[str, object]:
-        """``verdict``, ``method``, ``evidence`` and, where there is one, the certificate's witness."""
-        if self.certificate is None:
-            return {"verdict": self.verdict.value, "method": self.method, "evidence": self.evidence,
-                    "witness": self.witness_json}
-        witness = self.certificate.witness
+        """``verdict``, ``method``, ``evidence`` and, where there is one, the certificate's witness (or the one
+        :meth:`portable` kept)."""
+        witness = self.certificate.witness if self.certificate is not None else None
         return {"verdict": self.verdict.value, "method": self.method, "evidence": self.evidence,
-                "witness": None if witness is None else witness.as_json()}
+                "witness": self.witness_json if witness is None else witness.as_json()}
 
     def portable(self) -> ClaimOutcome:
         """The outcome without its certificate object (whose replay may be a closure that cannot leave its process),

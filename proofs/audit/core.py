@@ -191,9 +191,8 @@ class AuditResult:
         bound, lo, hi, share = _confirmed_bound(w.k, w.n, w.k_prime, w.n_prime, self.alpha_per_bound,
                                                 self.claimed_delta, conditional=conditional)
         verdict = "violation" if bound > self.claimed_eps else "no-violation-found"
-        stored = (w.share_lower,) if conditional else (w.p_lower, w.p_prime_upper)
-        return (all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-300)
-                    for a, b in zip((share,) if conditional else (lo, hi), stored, strict=True))
+        recomputed, stored = ((share,), (w.share_lower,)) if conditional else ((lo, hi), (w.p_lower, w.p_prime_upper))
+        return (all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-300) for a, b in zip(recomputed, stored, strict=True))
                 and math.isclose(bound, self.epsilon_lower_bound, rel_tol=1e-9, abs_tol=1e-12)
                 and verdict == self.verdict)
 
@@ -399,7 +398,6 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
             fitted[i, j] = select_event(selection[i], selection[j], continuous, n_confirm, alpha, delta_f,
                                         floating_point=floating_point)
             chosen.append(fitted[i, j][0])
-    del fitted
     del selection
     pick = max(range(len(ordered)), key=lambda i: chosen[i][1])  # the first of the best selection scores
     (a, b), event = ordered[pick], chosen[pick][0]

@@ -366,9 +366,12 @@ def _held_out_choice(families, a, b, n, alpha, delta) -> list[tuple[Event, float
                                                  delta)):
             if event is None:
                 continue
-            ka, kb = event.count(held_a), event.count(held_b)
-            value = min(float(_both([ka * n / len(held_a)], [kb * n / len(held_b)], n, alpha, delta)[side][0]),
-                        float(_both([ka], [kb], len(held_a), SHOWN_ALPHA, delta)[side][0]))
+            held, sizes = (event.count(held_a), event.count(held_b)), (len(held_a), len(held_b))
+            top, bottom = (0, 1) if side == 0 else (1, 0)  # the direction's favoured input first
+            rescaled = [held[t] * n / sizes[t] for t in (top, bottom)]
+            value = min(float(vector_bounds([rescaled[0]], [rescaled[1]], n, n, alpha, delta)[0]),
+                        float(vector_bounds([held[top]], [held[bottom]], sizes[top], sizes[bottom], SHOWN_ALPHA,
+                                            delta)[0]))
             if best[side] is None or value > best[side][1]:
                 best[side] = (event, value)
     assert best[0] is not None and best[1] is not None  # the first family always has events
