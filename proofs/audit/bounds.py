@@ -118,7 +118,12 @@ def log_odds_lower(share_lo: float) -> float:
     s / (1 - s) <= P / P' <= e^eps for a pure eps-DP mechanism. Taken in mpmath interval arithmetic, the lower end
     rounded down to a float and then one more ulp (as :func:`eps_lower_bound`); a share of 1 (P' = 0 not excluded
     by the counts) gives inf.
+
+    Raises:
+        InvalidParameterError: ``share_lo`` not a real number in [0, 1].
     """
+    if isinstance(share_lo, bool) or not isinstance(share_lo, numbers.Real) or not 0 <= share_lo <= 1:
+        raise InvalidParameterError(f"share_lo must be a real number in [0, 1]. Got {share_lo!r}")
     if share_lo <= 0.5:
         return 0.0
     if share_lo >= 1.0:

@@ -244,6 +244,9 @@ def test_log_odds_lower_is_below_the_exact_log_odds():
             assert bound <= exact and exact - bound <= 1e-15 * max(1, exact), share
     assert log_odds_lower(0.5) == 0.0 and log_odds_lower(0.2) == 0.0 and log_odds_lower(0.0) == 0.0
     assert log_odds_lower(1.0) == math.inf
+    for bad in (math.nan, -0.1, 1.5, "0.7", None, True):
+        with pytest.raises(InvalidParameterError, match=r"share_lo must be a real number in \[0, 1\]"):
+            log_odds_lower(bad)
 
 
 # ---------------------------------------------------------------------------------------------
