@@ -30,8 +30,11 @@ class _NoisyMaxBase(ZooMechanism):
         object.__setattr__(self, "k", require_int("k", self.k, minimum=QUERIES_RANGE[0], maximum=QUERIES_RANGE[1]))
 
     def neighbour_pairs(self) -> Sequence[tuple[Hashable, Hashable]]:
-        """All answers 0 vs all 1, and (1, ..., 1) vs (2, 0, ..., 0) (Ding et al., CCS 2018, Table 2)."""
-        return [((0,) * self.k, (1,) * self.k), ((1,) * self.k, (2,) + (0,) * (self.k - 1))]
+        """All answers 0 vs all 1, and (1, ..., 1) vs one above and the rest below, (2, 0, ..., 0), and vs one below
+        and the rest above, (0, 2, ..., 2) (Ding et al., CCS 2018, Table 2 and Section 5.1). For the index with Laplace
+        noise (k = 5, eps = 0.1) the last is the stronger: its best event {0} has privacy loss 0.0946 against 0.0927."""
+        ones = (1,) * self.k
+        return [((0,) * self.k, ones), (ones, (2,) + (0,) * (self.k - 1)), (ones, (0,) + (2,) * (self.k - 1))]
 
     def _noisy(self, x: Hashable, size: int, rng: np.random.Generator) -> np.ndarray:
         scale = 2.0 / float(self.eps)
