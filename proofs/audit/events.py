@@ -13,7 +13,10 @@ x" on the coordinates (scikit-learn, fitted on part of the selection sample; DP-
 its side of the pooled median, counted on the selection sample: the exact log likelihood ratio when the coordinates
 are independent given the input (and, for sides, the shape of Laplace noise's). They combine coordinates (twenty
 noisy copies of one answer) and see through huge discrete output spaces (a 20-bit RAPPOR report), where a set of
-outputs chosen one by one overfits.
+outputs chosen one by one overfits. Where real coordinates also take a few values often (a sparse vector's -1000 for
+"below" beside its released noisy answers), a third score is a logistic regression on flag features: each such value
+an indicator of its own, the coordinate's size counting only where it is none of them (DP-Sniper's flag features for
+SVT34Parallel), so that a sentinel's size does not swamp the answers' in a linear score.
 
 Every choice is made on a held-out part of the selection sample: each family's event is fitted on the rest, the
 event that bounds best on the held-out part wins, and that held-out bound is the value by which the audit picks its
@@ -39,14 +42,17 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import beta
 
-__all__ = ["BinScoreEvent", "ConditionedThresholdEvent", "Event", "LatticeEvent", "RowCode", "ScoreEvent", "SetEvent",
-           "ThresholdEvent", "is_continuous", "lattice_cells", "select_event", "vector_bounds"]
+__all__ = ["BinScoreEvent", "ConditionedThresholdEvent", "Event", "FlagScoreEvent", "LatticeEvent", "RowCode",
+           "ScoreEvent", "SetEvent", "ThresholdEvent", "is_continuous", "lattice_cells", "select_event", "vector_bounds"]
 
 _KEY_VALUES = 32
 """A coordinate with at most this many distinct values can condition threshold events."""
 
 SCORE_FIT_ROWS = 300_000
 """The most selection samples per input the logistic regression is fitted on (its weights settle long before)."""
+
+FLAG_SHARE = 0.01
+"""A value of a real coordinate is a flag when at least this share of the pooled fitting rows takes it there."""
 
 _SCORE_ROWS = 250_000
 """Rows scored at a time."""
@@ -184,6 +190,53 @@ class ScoreEvent(Event):
     def describe(self) -> str:
         terms = " + ".join(f"{w:.4g} y[{j}]" for j, w in enumerate(self.weights) if w)
         return f"{terms or '0'} {self.inner.direction} {self.inner.threshold!r}"
+
+
+@dataclass(frozen=True)
+class FlagScoreEvent(Event):
+    """``w . phi(y) >= t`` (or ``<= t``) on flag features: for each coordinate j, y_j where it is none of
+    ``flags[j]`` (else 0), then one indicator per flag f, y_j == f (compared in float32: the selection sample may have
+    been kept so, and the event stays a function of the output). ``weights`` holds the features' weights in that
+    order, coordinate by coordinate."""
+
+    flags: tuple[tuple[float, ...], ...]
+    weights: tuple[float, ...]
+    inner: ThresholdEvent
+
+    def count(self, outputs: np.ndarray) -> int:
+        w = np.asarray(self.weights, dtype=float)
+        return self.inner.count(_in_blocks(outputs, lambda rows: _flag_features(rows, self.flags) @ w))
+
+    def describe(self) -> str:
+        terms, k = [], 0
+        for j, flags in enumerate(self.flags):
+            named = [(self.weights[k], f"y[{j}]")] + [(self.weights[k + 1 + i], f"[y[{j}] == {f!r}]")
+                                                       for i, f in enumerate(flags)]
+            terms += [f"{w:.4g} {name}" for w, name in named if w]
+            k += 1 + len(flags)
+        flagged = "; ".join(f"y[{j}] counts 0 when one of {list(f)!r}" for j, f in enumerate(self.flags) if f)
+        return f"{' + '.join(terms) or '0'} {self.inner.direction} {self.inner.threshold!r} ({flagged})"
+
+
+def _flag_features(rows: np.ndarray, flags: tuple[tuple[float, ...], ...]) -> np.ndarray:
+    """The flag features of :class:`FlagScoreEvent`, one row per output."""
+    columns = []
+    for j, values in enumerate(flags):
+        y = np.asarray(rows[:, j], dtype=float)
+        hits = [rows[:, j].astype(np.float32) == np.float32(f) for f in values]
+        columns.append(np.where(np.logical_or.reduce(hits), 0.0, y) if hits else y)
+        columns += [hit.astype(float) for hit in hits]
+    return np.column_stack(columns)
+
+
+def _flags(pooled: np.ndarray) -> tuple[tuple[float, ...], ...]:
+    """Each coordinate's flags: the values that at least FLAG_SHARE of ``pooled`` takes there, at most _KEY_VALUES."""
+    flags = []
+    for j in range(pooled.shape[1]):
+        values, counts = np.unique(pooled[:, j].astype(np.float32), return_counts=True)
+        frequent = values[counts >= FLAG_SHARE * len(pooled)]
+        flags.append(tuple(float(v) for v in frequent) if len(frequent) <= _KEY_VALUES else ())
+    return tuple(flags)
 
 
 def lattice_cells(outputs: np.ndarray) -> np.ndarray:
@@ -340,6 +393,8 @@ def _families(a: np.ndarray, continuous: bool, floating_point: bool) -> tuple:
     vector outputs or the lattice cells of scalar doubles."""
     own = _select_threshold if continuous else _select_set
     if a.ndim == 2 and a.shape[1] >= 2 and a.dtype.kind in "biuf":
+        if continuous and any(_flags(a[:20_000])):
+            return own, _select_score, _select_bin_score, _select_flag_score
         return own, _select_score, _select_bin_score
     if floating_point and a.ndim == 1 and a.dtype == np.float64:
         return own, _select_lattice
@@ -378,21 +433,39 @@ def _held_out_choice(families, a, b, n, alpha, delta) -> list[tuple[Event, float
     return best
 
 
-def _select_score(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:
-    """The best half-lines of a logistic regression's linear score of the coordinates (see the module)."""
+def _logistic_weights(fit_a: np.ndarray, fit_b: np.ndarray) -> tuple[float, ...]:
+    """The weights of a logistic regression of "drawn under a" on the features (standardised for the fit, then
+    mapped back to the features' own scale)."""
     from sklearn.linear_model import LogisticRegression
 
-    fit_a, fit_b = np.asarray(a[:SCORE_FIT_ROWS], dtype=float), np.asarray(b[:SCORE_FIT_ROWS], dtype=float)
     features = np.vstack([fit_a, fit_b])
     centre, spread = features.mean(axis=0), features.std(axis=0)
     spread = np.where(spread > 0, spread, 1.0)
     labels = np.concatenate([np.ones(len(fit_a)), np.zeros(len(fit_b))])
     model = LogisticRegression(max_iter=200).fit((features - centre) / spread, labels)
-    weights = tuple(float(w) for w in model.coef_[0] / spread)
+    return tuple(float(w) for w in model.coef_[0] / spread)
+
+
+def _select_score(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:
+    """The best half-lines of a logistic regression's linear score of the coordinates (see the module)."""
+    weights = _logistic_weights(np.asarray(a[:SCORE_FIT_ROWS], dtype=float), np.asarray(b[:SCORE_FIT_ROWS], dtype=float))
     if not any(weights):
         return [(None, 0.0), (None, 0.0)]
     return [(None, 0.0) if inner is None else (ScoreEvent(weights, inner), score) for inner, score in
             _best_half_line(_scores(a, weights), _scores(b, weights), scale_a, scale_b, n, alpha, delta)]
+
+
+def _select_flag_score(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:
+    """The best half-lines of a logistic regression's linear score of the flag features (see the module)."""
+    flags = _flags(np.vstack([a[:SCORE_FIT_ROWS // 10], b[:SCORE_FIT_ROWS // 10]]))
+    rows = SCORE_FIT_ROWS // 3  # a few features per coordinate: fewer rows keep the fit's memory that of the others
+    weights = _logistic_weights(_flag_features(a[:rows], flags), _flag_features(b[:rows], flags))
+    if not any(weights):
+        return [(None, 0.0), (None, 0.0)]
+    w = np.asarray(weights)
+    score_a, score_b = (_in_blocks(s, lambda rows: _flag_features(rows, flags) @ w) for s in (a, b))
+    return [(None, 0.0) if inner is None else (FlagScoreEvent(flags, weights, inner), score) for inner, score in
+            _best_half_line(score_a, score_b, scale_a, scale_b, n, alpha, delta)]
 
 
 def _select_bin_score(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:

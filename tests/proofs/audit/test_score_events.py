@@ -18,7 +18,7 @@ import pytest
 from dpcert.mechanisms.catalog import make_mechanism
 from dpcert.proofs.audit import audit
 from dpcert.proofs.audit import events as events_module
-from dpcert.proofs.audit.events import BinScoreEvent, RowCode, ScoreEvent, ThresholdEvent
+from dpcert.proofs.audit.events import BinScoreEvent, FlagScoreEvent, RowCode, ScoreEvent, ThresholdEvent
 
 STRICT = 1 - 1e-6
 _RAPPOR = make_mechanism("rappor", raw={"eps": "8*log(5/3)"}).sample
@@ -31,6 +31,13 @@ def _laplace_parallel(scale):
 def _without_scores(monkeypatch):
     monkeypatch.setattr(events_module, "_select_score", lambda *args, **kwargs: [(None, 0.0), (None, 0.0)])
     monkeypatch.setattr(events_module, "_select_bin_score", lambda *args: [(None, 0.0), (None, 0.0)])
+
+
+def _half_sentinels(x, size, rng):
+    """Ten coordinates, each -1000 ("below", as a sparse vector writes it) with probability 1/2 whatever the input,
+    else x + Lap(5): true eps 10 / 5 = 2 for x = 1 against 0, each coordinate's answer carrying 1/5 of it."""
+    values = rng.laplace(float(x), 5.0, (size, 10))
+    return np.where(rng.random((size, 10)) < 0.5, -1000.0, values)
 
 
 @pytest.mark.statistical
@@ -56,6 +63,40 @@ def test_a_score_of_sides_combines_heavy_tailed_coordinates(monkeypatch):
     _without_scores(monkeypatch)
     broken = audit(_laplace_parallel(20.0), eps="1/10", pairs=[(1.0, 0.0)], samples=100_000, confidence=0.9, seed=5)
     assert broken.epsilon_lower_bound < 0.2
+
+
+@pytest.mark.statistical
+def test_flag_features_combine_answers_that_sentinels_would_swamp(monkeypatch):
+    """Half of every coordinate is the sentinel -1000: in a linear score of the raw values its count (standard
+    deviation about 1600) drowns the answers' shift of 1, and the median split falls between sentinel and answers, so
+    neither score sees the answers; one coordinate's answer alone carries at most 0.2. The flag features (the
+    sentinel an indicator, the answer counted where there is one) combine the ten answers: measured 0.74 at 100,000
+    samples per input, and 0.18 without the family."""
+    result = audit(_half_sentinels, eps="1/10", pairs=[(1.0, 0.0)], samples=100_000, confidence=0.9, seed=5)
+    assert result.verdict == "violation" and 0.5 < result.epsilon_lower_bound <= 2.0
+    assert "[y[0] == -1000.0]" in result.witness.event
+    monkeypatch.setattr(events_module, "_select_flag_score", lambda *args: [(None, 0.0), (None, 0.0)])
+    broken = audit(_half_sentinels, eps="1/10", pairs=[(1.0, 0.0)], samples=100_000, confidence=0.9, seed=5)
+    assert broken.epsilon_lower_bound < 0.3
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("seed", [0, 1])
+def test_flag_features_do_not_flag_the_sampler_at_its_true_eps(seed):
+    assert audit(_half_sentinels, eps=2, pairs=[(1.0, 0.0)], samples=100_000, confidence=STRICT,
+                 seed=seed).verdict == "no-violation-found"
+
+
+def test_a_flag_score_event_counts_what_it_describes_and_matches_flags_in_float32():
+    """Weights in the features' order: y[0] where not a flag, [y[0] == -1000], [y[0] == 0.1], then y[1]. A flag
+    chosen on the float32 selection sample (0.1 rounded) still matches the confirmation's float64 0.1."""
+    flags = ((-1000.0, float(np.float32(0.1))), ())
+    event = FlagScoreEvent(flags, (1.0, -5.0, 3.0, 0.5), ThresholdEvent(None, 2.0, ">="))
+    outputs = np.array([[4.0, 0.0], [-1000.0, 20.0], [0.1, -1.0], [1.0, 2.0], [-1000.0, 0.0]])
+    # scores: 4, -5 + 10 = 5, 3 - 0.5 = 2.5, 1 + 1 = 2, -5
+    assert event.count(outputs) == 4
+    text = event.describe()
+    assert "-5 [y[0] == -1000.0]" in text and "0.5 y[1]" in text and ">= 2.0" in text
 
 
 def _rappor_bin_weights() -> tuple[tuple[float, ...], ...]:
