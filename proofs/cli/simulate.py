@@ -29,6 +29,9 @@ _GRAPHS = ("real", "generated")
 _RECOMMEND = ("network", "eps_edge", "iterations_per_node", "trees", "splits", "k", "data_dir")
 _SEREC = (*_RECOMMEND[:-1], "factors", "epochs", "data_dir")
 _PREC = ("m", "T", "P", "others", "D", "R", "hostile", "runs")
+_SIMILARITY = ("network", "data_dir")
+_SYSTEM_NAMES = ("privact", "privact-recommend", "privact-serec", "privact-similarity", "p-rec")
+"""The seed papers' systems that ``simulate`` runs with parameters of their own (see ``_SYSTEMS``)."""
 
 # ---------------------------------------------------------------------------------------------
 # Answerable ranges: every simulate parameter's range is decided here, next to its check, so that a
@@ -138,8 +141,7 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
 
 
 @click.command("simulate")
-@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, "privact", "privact-recommend", "privact-serec",
-                                                      "p-rec"])))
+@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, *_SYSTEM_NAMES])))
 @param_option
 @click.option("--seed", default="0", show_default=True, help="seed of the run, an integer >= 0")
 @json_option
@@ -171,6 +173,10 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     200) and epochs (default 10, at most 1000); splits x (2 + trees) x epochs x factors^2 x users x items at
     most 1e11 (about a minute).
 
+    privact-similarity: Table 6, Section 7.4's per-user correlation of rating similarity with hop distance, for
+    partial and full rating profiles, beside the paper's: network (lastfm | delicious), data_dir; deterministic (no
+    --seed); a few seconds.
+
     p-rec: m (objects per round), T (rounds), P (peers within distance R), others (other voters), D, R
     (default 0), hostile (true: the others vote for disliked objects; default false), runs (default 200);
     reports the client's mean loss against Theorem 16's bound and the eps of Theorem 17. T at most 2e5,
@@ -179,10 +185,8 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     Every range is chosen so that a run answers within about a minute; outside it the command says so.
     """
     seed = require_int("seed", seed, minimum=0)
-    if algorithm in ("privact", "privact-recommend", "privact-serec", "p-rec"):
-        run = {"privact": _simulate_privact, "privact-recommend": _simulate_privact_recommend,
-               "privact-serec": _simulate_privact_serec, "p-rec": _simulate_prec}
-        run[algorithm](parse_params(params), seed, as_json)
+    if algorithm in _SYSTEM_NAMES:
+        _SYSTEMS[algorithm](parse_params(params), seed, as_json)
         return
     from dpcert.mechanisms.price_of_privacy import (
         simulate_maxsense,
@@ -438,6 +442,56 @@ def _simulate_privact_serec(raw: dict[str, str], seed: int, as_json: bool) -> No
     emit(as_json, payload, table)
 
 
+def _similarity_inputs(raw: dict[str, str], seed: int) -> tuple[str, str | None]:
+    """(network, data_dir) of privact-similarity: network lastfm or delicious with its edges and ratings in data_dir
+    (or the default data folder); no seed (nothing is drawn at random), so --seed must stay 0."""
+    from dpcert.mechanisms.privact.ratings import ratings_file
+
+    unknown = sorted(set(raw) - set(_SIMILARITY))
+    if unknown:
+        raise InvalidParameterError(f"simulate privact-similarity has no parameter {unknown[0]!r}; its parameters "
+                                    f"are {', '.join(_SIMILARITY)}")
+    if "network" not in raw:
+        raise InvalidParameterError("simulate privact-similarity needs --param network=VALUE")
+    if seed != 0:
+        raise InvalidParameterError(f"seed must be 0 (left out) for privact-similarity, which draws nothing at random. "
+                                    f"Got {seed}")
+    data_dir = _data_dir(raw.get("data_dir"))
+    _require_data(ratings_file, raw["network"], data_dir, "edges.txt and ratings.txt")
+    return raw["network"], data_dir
+
+
+def _simulate_privact_similarity(raw: dict[str, str], seed: int, as_json: bool) -> None:
+    from dpcert.mechanisms.privact import PROFILES
+    from dpcert.proofs.claims.privact.similarity_checks import TABLE6, table_6_measurement
+
+    network, data_dir = _similarity_inputs(raw, seed)
+    rows = []
+    for profile in PROFILES:
+        summary = table_6_measurement(network, profile=profile, directory=data_dir)
+        assert summary is not None  # _similarity_inputs found the ratings
+        percent, low, high = TABLE6[(network, profile)]
+        defined = summary.n_defined > 0
+        rows.append({"profile": profile, "users": summary.n_users, "defined": summary.n_defined,
+                     "negative": summary.n_negative,
+                     "percent_negative": summary.percent_negative if defined else None,
+                     "minimum": summary.minimum if defined else None, "maximum": summary.maximum if defined else None,
+                     "paper_percent_negative": f"{float(percent):.1f}",  # as printed: exact decimals
+                     "paper_minimum": f"{float(low):.2f}", "paper_maximum": f"{float(high):.2f}"})
+    table = Table(title=f"simulate privact-similarity: {network}, Table 6 (Section 7.4): Pearson correlation of "
+                        "rating similarity with hop distance, per user")
+    for column in ("profile", "% negative", "paper", "range of c_u", "paper's range", "users (defined)"):
+        table.add_column(column)
+    for row in rows:
+        measured = "-" if row["percent_negative"] is None else f"{row['percent_negative']:.1f}"
+        spread = "-" if row["minimum"] is None else f"[{row['minimum']:.2f}, {row['maximum']:.2f}]"
+        table.add_row(row["profile"], measured, row["paper_percent_negative"], spread,
+                      f"[{row['paper_minimum']}, {row['paper_maximum']}]", f"{row['users']} ({row['defined']})")
+    table.caption = ("users numbered as the paper's ratings files; a user whose c_u is undefined is left out of the "
+                     "percentage")
+    emit(as_json, {"network": network, "rows": rows}, table)
+
+
 def _simulate_prec(raw: dict[str, str], seed: int, as_json: bool) -> None:
     import numpy as np
 
@@ -462,3 +516,9 @@ def _simulate_prec(raw: dict[str, str], seed: int, as_json: bool) -> None:
         ("mean loss", f"{mean} ± {error} (max {payload['max_loss']})"),
         *((name, r.display() if r.valid else f"not valid: {r.note}")  # rounded to the safe side
           for name, r in (("Theorem 16 loss bound", bound), ("Theorem 17 eps", eps)))]))
+
+
+_SYSTEMS: dict[str, Callable[[dict[str, str], int, bool], None]] = {
+    "privact": _simulate_privact, "privact-recommend": _simulate_privact_recommend,
+    "privact-serec": _simulate_privact_serec, "privact-similarity": _simulate_privact_similarity, "p-rec": _simulate_prec}
+"""Each of :data:`_SYSTEM_NAMES` and the function that runs it."""
