@@ -30,7 +30,8 @@ _RECOMMEND = ("network", "eps_edge", "iterations_per_node", "trees", "splits", "
 _SEREC = (*_RECOMMEND[:-1], "factors", "epochs", "data_dir")
 _PREC = ("m", "T", "P", "others", "D", "R", "hostile", "runs")
 _SIMILARITY = ("network", "data_dir")
-_SYSTEM_NAMES = ("privact", "privact-recommend", "privact-serec", "privact-similarity", "p-rec")
+_LIKELIHOOD = ("network", "eps_edge", "iterations_per_node", "data_dir")
+_SYSTEM_NAMES = ("privact", "privact-recommend", "privact-serec", "privact-similarity", "privact-likelihood", "p-rec")
 """The seed papers' systems that ``simulate`` runs with parameters of their own (see ``_SYSTEMS``)."""
 
 # ---------------------------------------------------------------------------------------------
@@ -70,6 +71,8 @@ PRIVACT_MOVES_MAX = 15 * 10**5
 PRIVACT_DEFAULT_ITERATIONS = 250
 """The default iterations per node (the paper's 1000 take about 3 minutes per tree on douban: pass it
 through the Python API, dpcert.mechanisms.privact.compare_utility)."""
+LIKELIHOOD_DEFAULT_ITERATIONS = 10
+"""privact-likelihood's default proposals per node: Figure 5's three budgets on lastfm in about 5 s."""
 RECOMMEND_DEFAULT_ITERATIONS = 20
 """privact-recommend's default iterations per node: a quick demo (3 trees on lastfm in about 3 s); the
 paper's 1000 exceed :data:`PRIVACT_MOVES_MAX` and run through benchmarks/bench_privact_recommend.py."""
@@ -173,6 +176,13 @@ def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json
     200) and epochs (default 10, at most 1000); splits x (2 + trees) x epochs x factors^2 x users x items at
     most 1e11 (about a minute).
 
+    privact-likelihood: Figure 5, ln Q_M along PRIVACT's chains against CMN-DP's (the authors' code's
+    exponential-mechanism chain), one chain each per eps and --seed (the paper's seeds: 1234, 144, 1766): network,
+    eps_edge (default 1/2,1,2), iterations_per_node (default 10; the paper's 1000 runs through
+    benchmarks/plot_privact_likelihood.py), data_dir; 2 x eps_edge values x n x iterations_per_node at most 1.5e6
+    proposals (about a minute); reports each chain's ln Q_M by block of n proposals (in --json) and the last
+    block's gap.
+
     privact-similarity: Table 6, Section 7.4's per-user correlation of rating similarity with hop distance, for
     partial and full rating profiles, beside the paper's: network (lastfm | delicious), data_dir; deterministic (no
     --seed); a few seconds.
@@ -226,10 +236,7 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
             raise InvalidParameterError(f"simulate privact needs --param {name}=VALUE")
     if raw["network"] not in TABLE1:
         raise InvalidParameterError(f"network must be one of {', '.join(TABLE1)}. Got {raw['network']!r}")
-    texts = raw["eps_edge"].split(",")
-    if len(texts) > PRIVACT_EPS_VALUES_MAX:
-        raise InvalidParameterError(f"eps_edge must list 1 to {PRIVACT_EPS_VALUES_MAX} values. Got {len(texts)}")
-    eps_values = [require_eps("eps_edge", text.strip()) for text in texts]
+    eps_values = _eps_edges(raw["eps_edge"])
     per_node = require_int("iterations_per_node", raw.get("iterations_per_node", PRIVACT_DEFAULT_ITERATIONS),
                            minimum=0, maximum=10**4)
     graph = raw.get("graph", "real")
@@ -246,6 +253,14 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
         _require_data(edges_file, raw["network"], data_dir, "edges.txt",
                       hint="; --param graph=generated runs on a random graph of its size")
     return raw["network"], eps_values, per_node, graph == "generated", data_dir
+
+
+def _eps_edges(text: str) -> list[sympy.Expr]:
+    """Comma-separated per-edge budgets: 1 to :data:`PRIVACT_EPS_VALUES_MAX` of them, each in require_eps's range."""
+    texts = text.split(",")
+    if len(texts) > PRIVACT_EPS_VALUES_MAX:
+        raise InvalidParameterError(f"eps_edge must list 1 to {PRIVACT_EPS_VALUES_MAX} values. Got {len(texts)}")
+    return [require_eps("eps_edge", part.strip()) for part in texts]
 
 
 def _require_data(find: Callable[..., object], network: str, data_dir: str | None, files: str, *,
@@ -442,6 +457,59 @@ def _simulate_privact_serec(raw: dict[str, str], seed: int, as_json: bool) -> No
     emit(as_json, payload, table)
 
 
+def _likelihood_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, str | None]:
+    """(network, eps_edge values, iterations_per_node, data_dir) of privact-likelihood: network one of Table 1's with
+    its edges in data_dir (or the default data folder), eps_edge as :func:`_eps_edges` (default Figure 5's 1/2, 1,
+    2), iterations_per_node in [1, 10^4] (default :data:`LIKELIHOOD_DEFAULT_ITERATIONS`); 2 x eps_edge values x n x
+    iterations_per_node at most :data:`PRIVACT_MOVES_MAX` with Table 1's n (each proposal costs about a GENTREE
+    move)."""
+    from dpcert.mechanisms.privact import TABLE1
+    from dpcert.mechanisms.privact.graphs import edges_file
+
+    unknown = sorted(set(raw) - set(_LIKELIHOOD))
+    if unknown:
+        raise InvalidParameterError(f"simulate privact-likelihood has no parameter {unknown[0]!r}; its parameters "
+                                    f"are {', '.join(_LIKELIHOOD)}")
+    if "network" not in raw:
+        raise InvalidParameterError("simulate privact-likelihood needs --param network=VALUE")
+    if raw["network"] not in TABLE1:
+        raise InvalidParameterError(f"network must be one of {', '.join(TABLE1)}. Got {raw['network']!r}")
+    eps_values = _eps_edges(raw.get("eps_edge", "1/2,1,2"))
+    per_node = require_int("iterations_per_node", raw.get("iterations_per_node", LIKELIHOOD_DEFAULT_ITERATIONS),
+                           minimum=1, maximum=10**4)
+    _budget("chain proposals", "2 x eps_edge values x n x iterations_per_node",
+            2 * len(eps_values) * TABLE1[raw["network"]][0] * per_node, PRIVACT_MOVES_MAX, "about a minute")
+    data_dir = _data_dir(raw.get("data_dir"))
+    _require_data(edges_file, raw["network"], data_dir, "edges.txt")
+    return raw["network"], eps_values, per_node, data_dir
+
+
+def _simulate_privact_likelihood(raw: dict[str, str], seed: int, as_json: bool) -> None:
+    from dpcert.mechanisms.privact import compare_likelihood, load_social_graph
+
+    network, eps_values, per_node, data_dir = _likelihood_inputs(raw)
+    graph = load_social_graph(network, directory=data_dir)
+    with progress_bar() as bar:
+        bar.add_task(f"PRIVACT and CMN-DP chains on {graph.name} (n = {graph.n})", total=None)
+        comparison = compare_likelihood(graph, eps_edges=eps_values, seeds=(seed,), iterations_per_node=per_node)
+    rows = [{"eps_edge": str(eps), "privact": [float(v) for v in comparison.privact_mean[k]],
+             "cmn_dp": [float(v) for v in comparison.cmn_dp_mean[k]]} for k, eps in enumerate(comparison.eps_edges)]
+    payload = {"network": network, "n": graph.n, "iterations_per_node": per_node, "seed": seed,
+               "seconds": comparison.seconds, "curves": rows,
+               "note": "ln Q_M with the true edge counts, the mean of each block of n proposals"}
+    table = Table(title=f"simulate privact-likelihood: {graph.name} (n = {graph.n}), {per_node} x n proposals per "
+                        f"chain, seed {seed}: ln Q_M over the last block of n proposals")
+    for column in ("eps per edge", "PRIVACT", "CMN-DP", "gap", "PRIVACT above"):
+        table.add_column(column)
+    for row in rows:
+        gap = row["privact"][-1] - row["cmn_dp"][-1]
+        table.add_row(row["eps_edge"], f"{row['privact'][-1]:.1f}", f"{row['cmn_dp'][-1]:.1f}", f"{gap:.1f}",
+                      "yes" if gap > 0 else "no")
+    table.caption = ("Result 2 says PRIVACT's trees score higher; the paper ran 1000 x n proposals over seeds 1234, "
+                     "144 and 1766 (--json prints every block's ln Q_M)")
+    emit(as_json, payload, table)
+
+
 def _similarity_inputs(raw: dict[str, str], seed: int) -> tuple[str, str | None]:
     """(network, data_dir) of privact-similarity: network lastfm or delicious with its edges and ratings in data_dir
     (or the default data folder); no seed (nothing is drawn at random), so --seed must stay 0."""
@@ -520,5 +588,6 @@ def _simulate_prec(raw: dict[str, str], seed: int, as_json: bool) -> None:
 
 _SYSTEMS: dict[str, Callable[[dict[str, str], int, bool], None]] = {
     "privact": _simulate_privact, "privact-recommend": _simulate_privact_recommend,
-    "privact-serec": _simulate_privact_serec, "privact-similarity": _simulate_privact_similarity, "p-rec": _simulate_prec}
+    "privact-serec": _simulate_privact_serec, "privact-similarity": _simulate_privact_similarity,
+    "privact-likelihood": _simulate_privact_likelihood, "p-rec": _simulate_prec}
 """Each of :data:`_SYSTEM_NAMES` and the function that runs it."""

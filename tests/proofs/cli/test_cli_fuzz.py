@@ -161,6 +161,7 @@ _SIMULATIONS = {
     "privact-serec": ({"network": "lastfm", "iterations_per_node": "1", "factors": "2", "epochs": "2", "k": "10",
                        "data_dir": _SOCIAL_DATA}, ("eps_edge", "trees", "splits")),
     "privact-similarity": ({"network": "lastfm", "data_dir": _SOCIAL_DATA}, ()),
+    "privact-likelihood": ({"network": "lastfm", "iterations_per_node": "2", "data_dir": _SOCIAL_DATA}, ("eps_edge",)),
     "p-rec": ({"m": "2", "T": "20", "P": "4", "others": "20", "runs": "4"}, ("D", "R", "hostile")),
 }
 _PLOT = {"eps0": "1", "delta": "1e-6", "n_min": "1000", "n_max": "1e5", "points": "3"}

@@ -1,6 +1,7 @@
-"""``dpcert simulate privact-similarity``: Table 6 of 004_a0cddc0a7a24fb37.txt (Section 7.4, Appendix A.4) on a made-up
-data folder, the paper's printed values beside the measured ones, and bad input. The measurement itself is checked
-against a brute-force oracle in tests/mechanisms/privact/; here, that the command reports it unchanged."""
+"""``dpcert simulate privact-similarity`` and ``privact-likelihood``: Table 6 (Section 7.4, Appendix A.4) and
+Figure 5 of 004_a0cddc0a7a24fb37.txt on a made-up data folder, the paper's printed values beside the measured ones,
+and bad input. Table 6's measurement is checked against a direct loop in tests/mechanisms/privact/, Figure 5's
+chains in tests/mechanisms/privact/ too; here, that the commands report them unchanged."""
 
 from __future__ import annotations
 
@@ -61,3 +62,32 @@ def test_a_named_data_folder_without_the_ratings_is_an_error(capsys, tmp_path):
     code, _, err = run(capsys, "simulate", "privact-similarity", "--param", "network=lastfm", "--param",
                        f"data_dir={tmp_path}")
     assert code == 2 and "data_dir must hold lastfm/edges.txt and ratings.txt" in err
+
+
+def test_likelihood_json_has_every_block_of_every_chain(capsys, data_dir):
+    """Figure 5's chains on the made-up 40-user graph: one curve per eps, one point per block of n proposals, the
+    same as compare_likelihood's own run with that seed (the chains are seeded, so a rerun repeats them)."""
+    from dpcert.mechanisms.privact import compare_likelihood, load_social_graph
+
+    code, out, _ = run(capsys, "simulate", "privact-likelihood", "--param", "network=lastfm", "--param",
+                       "eps_edge=1,2", "--param", "iterations_per_node=3", "--param", f"data_dir={data_dir}",
+                       "--seed", "5", "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["n"] == 40 and [c["eps_edge"] for c in payload["curves"]] == ["1", "2"]
+    assert all(len(c["privact"]) == len(c["cmn_dp"]) == 3 for c in payload["curves"])
+    again = compare_likelihood(load_social_graph("lastfm", directory=data_dir), eps_edges=(1, 2), seeds=(5,),
+                               iterations_per_node=3)
+    assert payload["curves"][1]["cmn_dp"] == pytest.approx(again.cmn_dp_mean[1].tolist())
+
+
+@pytest.mark.parametrize(("params", "name"), [
+    (("network=twitter",), "network"),
+    (("network=lastfm", "eps_edge=0"), "eps_edge"),
+    (("network=lastfm", "iterations_per_node=0"), "iterations_per_node"),
+    (("network=douban", "iterations_per_node=100"), "iterations_per_node"),  # 2 x 3 x 2848 x 100 > 1.5e6 proposals
+    (("network=lastfm", "k=10"), "k"),
+])
+def test_likelihood_bad_input_is_one_line_naming_the_parameter(capsys, data_dir, params, name):
+    argv = [arg for p in (*params, f"data_dir={data_dir}") for arg in ("--param", p)]
+    code, out, err = run(capsys, "simulate", "privact-likelihood", *argv)
+    assert code == 2 and not out and len(err.strip().splitlines()) == 1 and name in err
