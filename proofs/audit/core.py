@@ -64,6 +64,9 @@ __all__ = ["AuditResult", "AuditStopped", "AuditWitness", "audit"]
 
 _MAX_PAIRS = 1000
 
+SELECT_SHARE = 0.5
+"""The share of each input's samples that chooses the pair and the event; the rest confirm."""
+
 MAX_SAMPLES = 10**7
 MAX_DRAWS = 4 * 10**7
 
@@ -368,7 +371,7 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     position = (lambda x: index[x]) if index is not None else (lambda x: inputs.index(x))
     conditional = delta_f == 0  # one bound on the share (Poisson sizes), else two on the probabilities
     alpha = (1 - confidence) if conditional else (1 - confidence) / 2  # one pair is confirmed
-    n_select = samples // 2
+    n_select = int(samples * SELECT_SHARE)
     n_confirm = samples - n_select
     # the budget is part of the stream's entropy: a larger budget with the same seed draws afresh (independent
     # evidence), never the earlier samples as a prefix
