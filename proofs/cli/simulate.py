@@ -87,6 +87,17 @@ SEREC_DEFAULTS = {"trees": 1, "splits": 1, "factors": 10, "epochs": 10}
 paper's three trees and five splits run through benchmarks/bench_privact_serec.py."""
 
 
+def _require_params(raw: dict[str, str], command: str, names: tuple[str, ...], required: tuple[str, ...]) -> None:
+    """Refuse a parameter ``simulate command`` does not have, or a missing one of ``required``."""
+    unknown = sorted(set(raw) - set(names))
+    if unknown:
+        raise InvalidParameterError(f"simulate {command} has no parameter {unknown[0]!r}; its parameters are "
+                                    f"{', '.join(names)}")
+    for name in required:
+        if name not in raw:
+            raise InvalidParameterError(f"simulate {command} needs --param {name}=VALUE")
+
+
 def _budget(what: str, names: str, value: int, limit: int, seconds: str) -> None:
     """A joint limit on several parameters (named in ``names``): ``value`` must be at most ``limit``."""
     if value > limit:
@@ -103,14 +114,7 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
     from dpcert.mechanisms.price_of_privacy import BlockModel
     from dpcert.mechanisms.price_of_privacy.multi_maxsense import multi_maxsense_parameters
 
-    allowed = _COMMON + _ALGORITHMS[algorithm]
-    unknown = sorted(set(raw) - set(allowed))
-    if unknown:
-        raise InvalidParameterError(f"simulate {algorithm} has no parameter {unknown[0]!r}; "
-                                    f"its parameters are {', '.join(allowed)}")
-    for name in ("N", "U", "w", "eps"):
-        if name not in raw:
-            raise InvalidParameterError(f"simulate {algorithm} needs --param {name}=VALUE")
+    _require_params(raw, algorithm, _COMMON + _ALGORITHMS[algorithm], ("N", "U", "w", "eps"))
     N = require_int("N", raw.pop("N"), minimum=2,
                     maximum=PAIRWISE_N_MAX if algorithm == "pairwise-preference" else N_MAX)
     U = require_int("U", raw.pop("U"), minimum=1, maximum=U_MAX)
@@ -227,13 +231,7 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
     from dpcert.mechanisms.privact import TABLE1
     from dpcert.mechanisms.privact.graphs import edges_file
 
-    unknown = sorted(set(raw) - set(_PRIVACT))
-    if unknown:
-        raise InvalidParameterError(f"simulate privact has no parameter {unknown[0]!r}; its parameters are "
-                                    f"{', '.join(_PRIVACT)}")
-    for name in ("network", "eps_edge"):
-        if name not in raw:
-            raise InvalidParameterError(f"simulate privact needs --param {name}=VALUE")
+    _require_params(raw, "privact", _PRIVACT, ("network", "eps_edge"))
     if raw["network"] not in TABLE1:
         raise InvalidParameterError(f"network must be one of {', '.join(TABLE1)}. Got {raw['network']!r}")
     eps_values = _eps_edges(raw["eps_edge"])
@@ -306,12 +304,7 @@ def _recommend_inputs(raw: dict[str, str], seed: int, *, command: str = "privact
     from dpcert.mechanisms.privact.ratings import SPLIT_SEEDS, ratings_file
 
     defaults = defaults or {"trees": len(TREE_SEEDS), "splits": len(SPLIT_SEEDS)}
-    unknown = sorted(set(raw) - set(names))
-    if unknown:
-        raise InvalidParameterError(f"simulate {command} has no parameter {unknown[0]!r}; its parameters "
-                                    f"are {', '.join(names)}")
-    if "network" not in raw:
-        raise InvalidParameterError(f"simulate {command} needs --param network=VALUE")
+    _require_params(raw, command, names, ("network",))
     eps_edge = require_eps("eps_edge", raw.get("eps_edge", 1))
     per_node = require_int("iterations_per_node", raw.get("iterations_per_node", RECOMMEND_DEFAULT_ITERATIONS),
                            minimum=0, maximum=10**4)
@@ -344,13 +337,7 @@ def _prec_inputs(raw: dict[str, str]) -> tuple[int, int, int, int, int, int, boo
     """(m, T, P, others, D, R, hostile, runs) of p-REC, each in its range: m in [2, 10^4], T in [2, 2 * 10^5],
     P in [1, 10^7], others in [0, 10^7], D and R in [0, T], runs in [2, 10^6]; with runs x T x (P + others + m)
     at most :data:`PREC_WORK_MAX` and (P + others) x T x m at most :data:`PREC_KEYS_MAX`."""
-    unknown = sorted(set(raw) - set(_PREC))
-    if unknown:
-        raise InvalidParameterError(f"simulate p-rec has no parameter {unknown[0]!r}; its parameters are "
-                                    f"{', '.join(_PREC)}")
-    for name in ("m", "T", "P", "others"):
-        if name not in raw:
-            raise InvalidParameterError(f"simulate p-rec needs --param {name}=VALUE")
+    _require_params(raw, "p-rec", _PREC, ("m", "T", "P", "others"))
     hostile = raw.get("hostile", "false").lower()
     if hostile not in ("true", "false"):
         raise InvalidParameterError(f"hostile must be true or false. Got {raw['hostile']!r}")
@@ -466,12 +453,7 @@ def _likelihood_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int,
     from dpcert.mechanisms.privact import TABLE1
     from dpcert.mechanisms.privact.graphs import edges_file
 
-    unknown = sorted(set(raw) - set(_LIKELIHOOD))
-    if unknown:
-        raise InvalidParameterError(f"simulate privact-likelihood has no parameter {unknown[0]!r}; its parameters "
-                                    f"are {', '.join(_LIKELIHOOD)}")
-    if "network" not in raw:
-        raise InvalidParameterError("simulate privact-likelihood needs --param network=VALUE")
+    _require_params(raw, "privact-likelihood", _LIKELIHOOD, ("network",))
     if raw["network"] not in TABLE1:
         raise InvalidParameterError(f"network must be one of {', '.join(TABLE1)}. Got {raw['network']!r}")
     eps_values = _eps_edges(raw.get("eps_edge", "1/2,1,2"))
@@ -515,12 +497,7 @@ def _similarity_inputs(raw: dict[str, str], seed: int) -> tuple[str, str | None]
     (or the default data folder); no seed (nothing is drawn at random), so --seed must stay 0."""
     from dpcert.mechanisms.privact.ratings import ratings_file
 
-    unknown = sorted(set(raw) - set(_SIMILARITY))
-    if unknown:
-        raise InvalidParameterError(f"simulate privact-similarity has no parameter {unknown[0]!r}; its parameters "
-                                    f"are {', '.join(_SIMILARITY)}")
-    if "network" not in raw:
-        raise InvalidParameterError("simulate privact-similarity needs --param network=VALUE")
+    _require_params(raw, "privact-similarity", _SIMILARITY, ("network",))
     if seed != 0:
         raise InvalidParameterError(f"seed must be 0 (left out) for privact-similarity, which draws nothing at random. "
                                     f"Got {seed}")
