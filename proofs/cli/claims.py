@@ -8,11 +8,13 @@ HTML report (``dpcert report``) is built from :func:`run_claims` too.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 import sys
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -83,12 +85,43 @@ CLAIM_WORKERS = min(4, os.cpu_count() or 1)
 checks the claims it is handed by id, so no claim's state is shared (the claims are independent computations)."""
 
 
-def run_claims(selected: Sequence[Claim], *, workers: int | None = None) -> ClaimRun:
+class _WorkerPool(ProcessPoolExecutor):
+    """A process pool that remembers its jobs, so that an interrupted caller can cancel those not started (shutdown's
+    own cancel_futures is carried out by a thread that gives up once the pool object is gone, as at exit)."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers, mp_context=multiprocessing.get_context("spawn"), initializer=signal.signal,
+                         initargs=(signal.SIGINT, signal.SIG_IGN))
+        self.jobs: list[Future] = []
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        job = super().submit(fn, *args, **kwargs)
+        self.jobs.append(job)
+        return job
+
+
+@contextlib.contextmanager
+def worker_pool(workers: int | None = None) -> Iterator[Executor]:
+    """``workers`` spawned processes (default :data:`CLAIM_WORKERS`) that ignore Ctrl-C: it stops the caller here,
+    which then cancels the jobs not started (the few running finish in the background, seconds) instead of waiting
+    for all of them."""
+    pool = _WorkerPool(CLAIM_WORKERS if workers is None else workers)
+    try:
+        yield pool
+    except BaseException:
+        for job in pool.jobs:
+            job.cancel()
+        pool.shutdown(wait=False)
+        raise
+    pool.shutdown()
+
+
+def run_claims(selected: Sequence[Claim], *, workers: int | None = None, pool: Executor | None = None) -> ClaimRun:
     """Check ``selected`` (a progress bar on a terminal's stderr); claims this machine cannot decide are skipped.
 
-    Registered claims are checked in ``workers`` processes (default :data:`CLAIM_WORKERS`), each outcome sent back
-    :meth:`~dpcert.proofs.claim.ClaimOutcome.portable` (its witness as JSON, without the certificate object); any other
-    claims, or one worker, in this process."""
+    Registered claims are checked in ``pool``, or in a :func:`worker_pool` of ``workers`` processes (default
+    :data:`CLAIM_WORKERS`), each outcome sent back :meth:`~dpcert.proofs.claim.ClaimOutcome.portable` (its witness as
+    JSON, without the certificate object); any other claims, or one worker, in this process."""
     workers = CLAIM_WORKERS if workers is None else workers
     reasons = [(c, c.unavailable()) for c in selected]
     available = [c for c, reason in reasons if reason is None]
@@ -96,10 +129,9 @@ def run_claims(selected: Sequence[Claim], *, workers: int | None = None) -> Clai
     outcomes: dict[str, ClaimOutcome] = {}
     with progress_bar() as progress:
         task = progress.add_task("checking claims", total=len(available))
-        if workers > 1 and len(available) > 1 and _registered(available):
-            spawn = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(min(workers, len(available)), mp_context=spawn) as pool:
-                futures = {pool.submit(_check_registered, claim.id): claim for claim in available}
+        if (pool is not None or workers > 1) and len(available) > 1 and _registered(available):
+            with contextlib.nullcontext(pool) if pool is not None else worker_pool(workers) as checking:
+                futures = {checking.submit(_check_registered, claim.id): claim for claim in available}
                 for future in as_completed(futures):
                     outcomes[futures[future].id] = future.result()
                     progress.advance(task)

@@ -22,7 +22,7 @@ import click
 
 from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.proofs.certificate import Verdict
-from dpcert.proofs.cli.claims import VERDICT_MEANINGS, ClaimRun, paper_option, run_claims
+from dpcert.proofs.cli.claims import VERDICT_MEANINGS, ClaimRun, paper_option, run_claims, worker_pool
 from dpcert.proofs.cli.output import emit, json_option
 
 if TYPE_CHECKING:
@@ -157,11 +157,11 @@ class _Target:
 @json_option
 def report_command(out: Path, paper: str | None, as_json: bool) -> None:
     """Check the registered claims and write the report as one self-contained HTML file, with the figures of each
-    paper or topic (drawn meanwhile in a second process; one that fails is a one-line note in the file).
+    paper or topic (drawn in the claims' worker processes; one that fails is a one-line note in the file).
 
     Exit 0 when every claim gets the verdict the registry expects, 1 otherwise (the file is written either way).
     """
-    from dpcert.proofs.cli.report_figures import draw_beside, figures_of
+    from dpcert.proofs.cli.report_figures import draw_in, drawn, figures_of
     from dpcert.proofs.registry import claims
 
     if out.suffix.lower() not in (".html", ".htm"):
@@ -171,7 +171,10 @@ def report_command(out: Path, paper: str | None, as_json: bool) -> None:
     selected = claims(paper=paper)
     target = _Target(out.absolute())
     try:
-        run, figures = draw_beside(figures_of(paper), lambda: run_claims(selected))
+        with worker_pool() as pool:
+            drawing = draw_in(pool, figures_of(paper))
+            run = run_claims(selected, pool=pool)
+            figures = drawn(drawing)
         target.commit(render_report(run, title="dpcert claims report" + (f": {paper}" if paper else ""),
                                     figures=figures))
     finally:

@@ -5,21 +5,19 @@ belonging to a paper's or topic's section, with its caption and the shell comman
 Each row's ``draw`` returns the figure as SVG text, drawn by the accountant's own plots (``dpcert plot``'s code)
 where they exist. :func:`draw_figures` turns that text into inline SVG that scales with the page (the fixed width
 and height dropped, the viewBox kept, every id prefixed with the figure's anchor so that figures cannot clash);
-a figure that fails to draw becomes a one-line note naming the error, never a lost report. :func:`draw_beside`
-draws them in a second process while the claims are checked in this one.
+a figure that fails to draw becomes a one-line note naming the error, never a lost report. :func:`draw_in` submits
+them to the worker processes that check the claims, ahead of the claims.
 """
 
 from __future__ import annotations
 
 import re
-import signal
 import tempfile
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TypeVar
 
 import sympy
 
@@ -29,9 +27,7 @@ from dpcert.accountant.pld_curves import default_eps_grid, plot_privacy_curve, p
 from dpcert.accountant.plot_files import new_axes, save_axes
 from dpcert.accountant.shuffle_plot import log_n_grid, plot_shuffle_curves, shuffle_curves
 
-__all__ = ["FIGURES", "DrawnFigure", "ReportFigure", "draw_beside", "draw_figures", "figures_of"]
-
-_T = TypeVar("_T")
+__all__ = ["FIGURES", "DrawnFigure", "ReportFigure", "draw_figures", "draw_in", "drawn", "figures_of"]
 
 
 @dataclass(frozen=True)
@@ -471,19 +467,19 @@ def draw_figures(figures: Sequence[ReportFigure]) -> tuple[DrawnFigure, ...]:
     return tuple(drawn)
 
 
-def draw_beside(figures: Sequence[ReportFigure], work: Callable[[], _T]) -> tuple[_T, tuple[DrawnFigure, ...]]:
-    """``work()``'s result, and ``figures`` drawn meanwhile in a second process (the claims use one core).
+def draw_in(pool: Executor, figures: Sequence[ReportFigure]) -> list[tuple[ReportFigure, Future]]:
+    """Each of ``figures`` submitted to ``pool`` to be drawn (one job each, submitted before the claims: the figures are
+    the long jobs, so the workers stay busy to the end)."""
+    return [(figure, pool.submit(draw_figures, (figure,))) for figure in figures]
 
-    The drawing process ignores Ctrl-C, which stops ``work`` here. If it cannot draw at all (it died, or a row could
-    not be sent to it), every figure gets that error's one-line note.
-    """
-    if not figures:
-        return work(), ()
-    ignore_ctrl_c = (signal.SIGINT, signal.SIG_IGN)
-    with ProcessPoolExecutor(max_workers=1, initializer=signal.signal, initargs=ignore_ctrl_c) as pool:
-        drawing = pool.submit(draw_figures, tuple(figures))
-        result = work()
+
+def drawn(jobs: Sequence[tuple[ReportFigure, Future]]) -> tuple[DrawnFigure, ...]:
+    """The figures of :func:`draw_in`'s jobs; a job that could not draw at all (its worker died, or its row could not
+    be sent to it) is its figure's one-line note."""
+    results = []
+    for figure, job in jobs:
         try:
-            return result, drawing.result()
-        except Exception as error:  # noqa: BLE001 - every figure's note names it; the report goes on
-            return result, tuple(DrawnFigure(f, error=_one_line(error)) for f in figures)
+            results += job.result()
+        except Exception as error:  # noqa: BLE001 - the figure's note names it; the report goes on
+            results.append(DrawnFigure(figure, error=_one_line(error)))
+    return tuple(results)
