@@ -9,6 +9,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from conftest import run_cli
 
 from dpcert.proofs.registry import CLAIMS, GROUPS, PAPERS, group_of, is_paper_error
@@ -109,3 +110,19 @@ def test_claims_checked_in_worker_processes_report_what_one_process_does():
     assert here.as_json() == there.as_json()
     assert all(o.certificate is None for _, o in there.results)
     assert any(c["witness"] is not None for c in there.as_json()["claims"])
+
+
+def test_an_interrupted_worker_pool_cancels_the_jobs_it_has_not_started():
+    """Ctrl-C stops ``dpcert claims`` and ``dpcert report`` in the main process; the pool then cancels every job not
+    yet started (shutdown's own cancel_futures needs the pool object alive, which it is not at exit: an interrupted
+    report had gone on for all its claims, 30 s), so only the few running ones finish."""
+    import time
+
+    from dpcert.proofs.cli.claims import worker_pool
+
+    with pytest.raises(KeyboardInterrupt):
+        with worker_pool(2) as pool:
+            jobs = [pool.submit(time.sleep, 0.05) for _ in range(200)]
+            jobs[0].result()
+            raise KeyboardInterrupt
+    assert sum(job.cancelled() for job in jobs) >= 190
