@@ -31,8 +31,6 @@ _SEREC = (*_RECOMMEND[:-1], "factors", "epochs", "data_dir")
 _PREC = ("m", "T", "P", "others", "D", "R", "hostile", "runs")
 _SIMILARITY = ("network", "data_dir")
 _LIKELIHOOD = ("network", "eps_edge", "iterations_per_node", "data_dir")
-_SYSTEM_NAMES = ("privact", "privact-recommend", "privact-serec", "privact-similarity", "privact-likelihood", "p-rec")
-"""The seed papers' systems that ``simulate`` runs with parameters of their own (see ``_SYSTEMS``)."""
 
 # ---------------------------------------------------------------------------------------------
 # Answerable ranges: every simulate parameter's range is decided here, next to its check, so that a
@@ -147,80 +145,6 @@ def _recommender_inputs(algorithm: str, raw: dict[str, str]) -> tuple[object, in
     return model, U, eps, raw
 
 
-@click.command("simulate")
-@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, *_SYSTEM_NAMES])))
-@param_option
-@click.option("--seed", default="0", show_default=True, help="seed of the run, an integer >= 0")
-@json_option
-def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json: bool) -> None:
-    """Run one of the seed papers' systems and report what it achieved.
-
-    maxsense, multi-maxsense, pairwise-preference: the price-of-privacy recommenders on the paper's
-    lower-bound instance, reporting the item-cluster recovery. Parameters: N (items, at most 10^7;
-    pairwise-preference 4000), U (users, at most 10^7), w (ratings per user), eps, sampling (subset |
-    independent; default subset); maxsense: theta (in [10^-9, w], default 1), sensing (explicit |
-    collapsed); multi-maxsense: Q (default ceil(eps)), block_size (default N // w); pairwise-preference:
-    rule. U times the items each user touches is at most 3e8 (about 40 s).
-
-    privact: network (lastfm | delicious | douban, read from the data folder), eps_edge (per-edge eps,
-    comma-separated for up to 10), iterations_per_node (default 250; the paper's 1000 takes minutes), graph
-    (real, the default, or generated: a random graph of the network's size, said so in the output; not with
-    data_dir), data_dir; reports the private trees' quality against the non-private tree (the paper's Table 2).
-    A data folder named (data_dir, or $DPCERT_SOCIAL_GRAPHS) that lacks the network's files is an error.
-
-    privact-recommend: network (lastfm | delicious; douban's ratings are not in the data), eps_edge (default
-    1), iterations_per_node (default 20; the paper's 1000 runs through benchmarks/bench_privact_recommend.py),
-    trees (1 to 3 of the paper's tree seeds 1234, 144, 1766, each shifted by --seed; default 3), splits (1 to
-    5 of the cold-start split seeds 67, 13, 45, 7, 82; default 5), k (top-k, default 100), data_dir; reports
-    the cold-start NDCG@k and MAP@k of itemAvg, friendsCF and PRIVACT-CF beside the paper's Tables 4 and 5.
-    trees x n x iterations_per_node at most 1.5e6 GENTREE moves (about a minute).
-
-    privact-serec: the existing-user Table 3 (Basic SERec, SERec, PRIVACT-SERec; SERec as RecQ implements
-    it): privact-recommend's parameters with trees and splits defaulting to 1, factors (default 10, at most
-    200) and epochs (default 10, at most 1000); splits x (2 + trees) x epochs x factors^2 x users x items at
-    most 1e11 (about a minute).
-
-    privact-likelihood: Figure 5, ln Q_M along PRIVACT's chains against CMN-DP's (the authors' code's
-    exponential-mechanism chain), one chain each per eps and --seed (the paper's seeds: 1234, 144, 1766): network,
-    eps_edge (default 1/2,1,2), iterations_per_node (default 10; the paper's 1000 runs through
-    benchmarks/plot_privact_likelihood.py), data_dir; 2 x eps_edge values x n x iterations_per_node at most 1.5e6
-    proposals (about a minute); reports each chain's ln Q_M by block of n proposals (in --json) and the last
-    block's gap.
-
-    privact-similarity: Table 6, Section 7.4's per-user correlation of rating similarity with hop distance, for
-    partial and full rating profiles, beside the paper's: network (lastfm | delicious), data_dir; deterministic (no
-    --seed); a few seconds.
-
-    p-rec: m (objects per round), T (rounds), P (peers within distance R), others (other voters), D, R
-    (default 0), hostile (true: the others vote for disliked objects; default false), runs (default 200);
-    reports the client's mean loss against Theorem 16's bound and the eps of Theorem 17. T at most 2e5,
-    runs x T x (P + others + m) at most 1e9 (about 30 s).
-
-    Every range is chosen so that a run answers within about a minute; outside it the command says so.
-    """
-    seed = require_int("seed", seed, minimum=0)
-    if algorithm in _SYSTEM_NAMES:
-        _SYSTEMS[algorithm](parse_params(params), seed, as_json)
-        return
-    from dpcert.mechanisms.price_of_privacy import (
-        simulate_maxsense,
-        simulate_multi_maxsense,
-        simulate_pairwise_preference,
-    )
-
-    model, U, eps, raw = _recommender_inputs(algorithm, parse_params(params))
-    run = {"maxsense": simulate_maxsense, "multi-maxsense": simulate_multi_maxsense,
-           "pairwise-preference": simulate_pairwise_preference}[algorithm]
-    with progress_bar() as bar:
-        task = bar.add_task(f"simulating {algorithm}", total=U)
-        result = run(model, U, eps, rng=seed, progress=lambda done, total: bar.update(task, completed=done),
-                     **raw)
-    payload = {**result.as_json(), "parameters": {"N": model.N, "U": U, "w": model.w, "eps": str(eps), "seed": seed}}
-    emit(as_json, payload, fields_table(f"simulate {algorithm}", [
-        (key.replace("_", " "), shown(value, decimals=2 if key == "seconds" else None))
-        for key, value in payload.items()]))
-
-
 def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bool, str | None]:
     """(network, eps_edge values, iterations_per_node, generated, data_dir): network one of Table 1's, 1 to 10
     eps_edge values each in require_eps's range, iterations_per_node in [0, 10^4] (default
@@ -228,12 +152,10 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
     or ``generated`` (a G(n, m) graph of its size, only when asked for, and then no data_dir), data_dir an existing
     directory when given; (eps_edge values + 1) x n x iterations_per_node at most :data:`PRIVACT_MOVES_MAX` with
     Table 1's n."""
-    from dpcert.mechanisms.privact import TABLE1
     from dpcert.mechanisms.privact.graphs import edges_file
 
     _require_params(raw, "privact", _PRIVACT, ("network", "eps_edge"))
-    if raw["network"] not in TABLE1:
-        raise InvalidParameterError(f"network must be one of {', '.join(TABLE1)}. Got {raw['network']!r}")
+    n = _table1_n(raw["network"])
     eps_values = _eps_edges(raw["eps_edge"])
     per_node = require_int("iterations_per_node", raw.get("iterations_per_node", PRIVACT_DEFAULT_ITERATIONS),
                            minimum=0, maximum=10**4)
@@ -245,12 +167,21 @@ def _privact_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int, bo
                                     f"data_dir={raw['data_dir'][:80]!r} with graph=generated")
     # the ranges first, with Table 1's n (the LCC's; a generated stand-in's LCC is no larger), then the data
     _budget("GENTREE moves", "(eps_edge values + 1) x n x iterations_per_node",
-            (len(eps_values) + 1) * TABLE1[raw["network"]][0] * per_node, PRIVACT_MOVES_MAX, "about a minute")
+            (len(eps_values) + 1) * n * per_node, PRIVACT_MOVES_MAX, "about a minute")
     data_dir = _data_dir(raw.get("data_dir"))
     if graph == "real":
         _require_data(edges_file, raw["network"], data_dir, "edges.txt",
                       hint="; --param graph=generated runs on a random graph of its size")
     return raw["network"], eps_values, per_node, graph == "generated", data_dir
+
+
+def _table1_n(network: str) -> int:
+    """The n of ``network``'s largest component in Table 1 (the budgets' n), refusing a network not in it."""
+    from dpcert.mechanisms.privact import TABLE1
+
+    if network not in TABLE1:
+        raise InvalidParameterError(f"network must be one of {', '.join(TABLE1)}. Got {network!r}")
+    return TABLE1[network][0]
 
 
 def _eps_edges(text: str) -> list[sympy.Expr]:
@@ -381,11 +312,10 @@ def _simulate_privact(raw: dict[str, str], seed: int, as_json: bool) -> None:
 
 
 def _simulate_privact_recommend(raw: dict[str, str], seed: int, as_json: bool) -> None:
-    from dpcert.mechanisms.privact import TABLE1
     from dpcert.mechanisms.privact.cold_start import STRATEGIES, TABLE4, TABLE5, cold_start_tables
 
     arguments = _recommend_inputs(raw, seed)
-    n = TABLE1[arguments["network"]][0]
+    n = _table1_n(arguments["network"])
     _budget("GENTREE moves", "trees x n x iterations_per_node",
             len(arguments["tree_seeds"]) * n * arguments["iterations_per_node"], PRIVACT_MOVES_MAX, "about a minute")
     with progress_bar() as bar:
@@ -412,12 +342,11 @@ def _simulate_privact_recommend(raw: dict[str, str], seed: int, as_json: bool) -
 
 
 def _simulate_privact_serec(raw: dict[str, str], seed: int, as_json: bool) -> None:
-    from dpcert.mechanisms.privact import TABLE1
     from dpcert.mechanisms.privact.existing_users import SEREC_MODELS, TABLE3, existing_users_table
     from dpcert.mechanisms.privact.ratings import load_ratings
 
     arguments = _serec_inputs(raw, seed)
-    n = TABLE1[arguments["network"]][0]
+    n = _table1_n(arguments["network"])
     trees, splits, p = len(arguments["tree_seeds"]), len(arguments["split_seeds"]), arguments["parameters"]
     _budget("GENTREE moves", "trees x n x iterations_per_node", trees * n * arguments["iterations_per_node"],
             PRIVACT_MOVES_MAX, "about a minute")
@@ -450,17 +379,16 @@ def _likelihood_inputs(raw: dict[str, str]) -> tuple[str, list[sympy.Expr], int,
     2), iterations_per_node in [1, 10^4] (default :data:`LIKELIHOOD_DEFAULT_ITERATIONS`); 2 x eps_edge values x n x
     iterations_per_node at most :data:`PRIVACT_MOVES_MAX` with Table 1's n (each proposal costs about a GENTREE
     move)."""
-    from dpcert.mechanisms.privact import TABLE1
+    from dpcert.mechanisms.privact import FIGURE5_EPS_EDGES
     from dpcert.mechanisms.privact.graphs import edges_file
 
     _require_params(raw, "privact-likelihood", _LIKELIHOOD, ("network",))
-    if raw["network"] not in TABLE1:
-        raise InvalidParameterError(f"network must be one of {', '.join(TABLE1)}. Got {raw['network']!r}")
-    eps_values = _eps_edges(raw.get("eps_edge", "1/2,1,2"))
+    n = _table1_n(raw["network"])
+    eps_values = _eps_edges(raw["eps_edge"]) if "eps_edge" in raw else list(FIGURE5_EPS_EDGES)
     per_node = require_int("iterations_per_node", raw.get("iterations_per_node", LIKELIHOOD_DEFAULT_ITERATIONS),
                            minimum=1, maximum=10**4)
     _budget("chain proposals", "2 x eps_edge values x n x iterations_per_node",
-            2 * len(eps_values) * TABLE1[raw["network"]][0] * per_node, PRIVACT_MOVES_MAX, "about a minute")
+            2 * len(eps_values) * n * per_node, PRIVACT_MOVES_MAX, "about a minute")
     data_dir = _data_dir(raw.get("data_dir"))
     _require_data(edges_file, raw["network"], data_dir, "edges.txt")
     return raw["network"], eps_values, per_node, data_dir
@@ -567,4 +495,78 @@ _SYSTEMS: dict[str, Callable[[dict[str, str], int, bool], None]] = {
     "privact": _simulate_privact, "privact-recommend": _simulate_privact_recommend,
     "privact-serec": _simulate_privact_serec, "privact-similarity": _simulate_privact_similarity,
     "privact-likelihood": _simulate_privact_likelihood, "p-rec": _simulate_prec}
-"""Each of :data:`_SYSTEM_NAMES` and the function that runs it."""
+"""The seed papers' systems that ``simulate`` runs with parameters of their own, and the function that runs each."""
+
+
+@click.command("simulate")
+@click.argument("algorithm", type=click.Choice(sorted([*_ALGORITHMS, *_SYSTEMS])))
+@param_option
+@click.option("--seed", default="0", show_default=True, help="seed of the run, an integer >= 0")
+@json_option
+def simulate_command(algorithm: str, params: tuple[str, ...], seed: int, as_json: bool) -> None:
+    """Run one of the seed papers' systems and report what it achieved.
+
+    maxsense, multi-maxsense, pairwise-preference: the price-of-privacy recommenders on the paper's
+    lower-bound instance, reporting the item-cluster recovery. Parameters: N (items, at most 10^7;
+    pairwise-preference 4000), U (users, at most 10^7), w (ratings per user), eps, sampling (subset |
+    independent; default subset); maxsense: theta (in [10^-9, w], default 1), sensing (explicit |
+    collapsed); multi-maxsense: Q (default ceil(eps)), block_size (default N // w); pairwise-preference:
+    rule. U times the items each user touches is at most 3e8 (about 40 s).
+
+    privact: network (lastfm | delicious | douban, read from the data folder), eps_edge (per-edge eps,
+    comma-separated for up to 10), iterations_per_node (default 250; the paper's 1000 takes minutes), graph
+    (real, the default, or generated: a random graph of the network's size, said so in the output; not with
+    data_dir), data_dir; reports the private trees' quality against the non-private tree (the paper's Table 2).
+    A data folder named (data_dir, or $DPCERT_SOCIAL_GRAPHS) that lacks the network's files is an error.
+
+    privact-recommend: network (lastfm | delicious; douban's ratings are not in the data), eps_edge (default
+    1), iterations_per_node (default 20; the paper's 1000 runs through benchmarks/bench_privact_recommend.py),
+    trees (1 to 3 of the paper's tree seeds 1234, 144, 1766, each shifted by --seed; default 3), splits (1 to
+    5 of the cold-start split seeds 67, 13, 45, 7, 82; default 5), k (top-k, default 100), data_dir; reports
+    the cold-start NDCG@k and MAP@k of itemAvg, friendsCF and PRIVACT-CF beside the paper's Tables 4 and 5.
+    trees x n x iterations_per_node at most 1.5e6 GENTREE moves (about a minute).
+
+    privact-serec: the existing-user Table 3 (Basic SERec, SERec, PRIVACT-SERec; SERec as RecQ implements
+    it): privact-recommend's parameters with trees and splits defaulting to 1, factors (default 10, at most
+    200) and epochs (default 10, at most 1000); splits x (2 + trees) x epochs x factors^2 x users x items at
+    most 1e11 (about a minute).
+
+    privact-likelihood: Figure 5, ln Q_M along PRIVACT's chains against CMN-DP's (the authors' code's
+    exponential-mechanism chain), one chain each per eps and --seed (the paper's seeds: 1234, 144, 1766): network,
+    eps_edge (default 1/2,1,2), iterations_per_node (default 10; the paper's 1000 runs through
+    benchmarks/plot_privact_likelihood.py), data_dir; 2 x eps_edge values x n x iterations_per_node at most 1.5e6
+    proposals (about a minute); reports each chain's ln Q_M by block of n proposals (in --json) and the last
+    block's gap.
+
+    privact-similarity: Table 6, Section 7.4's per-user correlation of rating similarity with hop distance, for
+    partial and full rating profiles, beside the paper's: network (lastfm | delicious), data_dir; deterministic (no
+    --seed); a few seconds.
+
+    p-rec: m (objects per round), T (rounds), P (peers within distance R), others (other voters), D, R
+    (default 0), hostile (true: the others vote for disliked objects; default false), runs (default 200);
+    reports the client's mean loss against Theorem 16's bound and the eps of Theorem 17. T at most 2e5,
+    runs x T x (P + others + m) at most 1e9 (about 30 s).
+
+    Every range is chosen so that a run answers within about a minute; outside it the command says so.
+    """
+    seed = require_int("seed", seed, minimum=0)
+    if algorithm in _SYSTEMS:
+        _SYSTEMS[algorithm](parse_params(params), seed, as_json)
+        return
+    from dpcert.mechanisms.price_of_privacy import (
+        simulate_maxsense,
+        simulate_multi_maxsense,
+        simulate_pairwise_preference,
+    )
+
+    model, U, eps, raw = _recommender_inputs(algorithm, parse_params(params))
+    run = {"maxsense": simulate_maxsense, "multi-maxsense": simulate_multi_maxsense,
+           "pairwise-preference": simulate_pairwise_preference}[algorithm]
+    with progress_bar() as bar:
+        task = bar.add_task(f"simulating {algorithm}", total=U)
+        result = run(model, U, eps, rng=seed, progress=lambda done, total: bar.update(task, completed=done),
+                     **raw)
+    payload = {**result.as_json(), "parameters": {"N": model.N, "U": U, "w": model.w, "eps": str(eps), "seed": seed}}
+    emit(as_json, payload, fields_table(f"simulate {algorithm}", [
+        (key.replace("_", " "), shown(value, decimals=2 if key == "seconds" else None))
+        for key, value in payload.items()]))
