@@ -16,9 +16,8 @@ reported eps and delta is the exact value.
 from __future__ import annotations
 
 
-import functools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -481,46 +480,42 @@ def _scaled_exceeds(p: sympy.Expr, q: sympy.Expr, exponent: sympy.Expr, slack: s
     return exact_compare(p, sympy.exp(exponent) * q + slack)
 
 
-def _replay_witness(relation: NeighbourRelation) -> Callable[[Certificate], bool]:
-    """Recompute the witness's probabilities from the pmf and confirm they break the guarantee (a picklable
-    partial: certificates travel between processes)."""
-    return functools.partial(_replayed_witness, relation)
+def _replay_witness(relation: NeighbourRelation):
+    """Recompute the witness's probabilities from the pmf and confirm they break the guarantee."""
+
+    def replay(certificate: Certificate) -> bool:
+        w = certificate.witness
+        mechanism = certificate.mechanism
+        assert w is not None and isinstance(mechanism, FiniteMechanism)
+        if not _are_neighbours(relation, mechanism.inputs(), w.x, w.x_prime):
+            return False
+        event = w.output if isinstance(w.output, frozenset) else frozenset([w.output])
+        p = sympy.Add(*(v for y, v in mechanism.pmf(w.x).items() if y in event))
+        q = sympy.Add(*(v for y, v in mechanism.pmf(w.x_prime).items() if y in event))
+        if exact_compare(p, w.p) != 0 or exact_compare(q, w.p_prime) != 0:
+            return False
+        g = certificate.guarantee
+        slack = g.delta if isinstance(g, ApproxDP) else sympy.Integer(0)
+        return _scaled_exceeds(p, q, g.eps * _distance(relation, w.x, w.x_prime), slack) > 0
+
+    return replay
 
 
-def _replayed_witness(relation: NeighbourRelation, certificate: Certificate) -> bool:
-    """:func:`_replay_witness`'s check."""
-    w = certificate.witness
-    mechanism = certificate.mechanism
-    assert w is not None and isinstance(mechanism, FiniteMechanism)
-    if not _are_neighbours(relation, mechanism.inputs(), w.x, w.x_prime):
-        return False
-    event = w.output if isinstance(w.output, frozenset) else frozenset([w.output])
-    p = sympy.Add(*(v for y, v in mechanism.pmf(w.x).items() if y in event))
-    q = sympy.Add(*(v for y, v in mechanism.pmf(w.x_prime).items() if y in event))
-    if exact_compare(p, w.p) != 0 or exact_compare(q, w.p_prime) != 0:
-        return False
-    g = certificate.guarantee
-    slack = g.delta if isinstance(g, ApproxDP) else sympy.Integer(0)
-    return _scaled_exceeds(p, q, g.eps * _distance(relation, w.x, w.x_prime), slack) > 0
-
-
-def _replay_bound(relation: NeighbourRelation, place: tuple[object, object, object]) -> Callable[[Certificate], bool]:
+def _replay_bound(relation: NeighbourRelation, place: tuple[object, object, object]):
     """Confirm the certified eps at every neighbouring pair (a verification, not a search), that the
-    pair and output ``place`` attain it, and that it is at most the claimed eps (a picklable partial)."""
-    return functools.partial(_replayed_bound, relation, place)
+    pair and output ``place`` attain it, and that it is at most the claimed eps."""
 
+    def replay(certificate: Certificate) -> bool:
+        mechanism, g, eps = certificate.mechanism, certificate.guarantee, certificate.epsilon
+        assert isinstance(mechanism, FiniteMechanism) and eps is not None
+        x, x_prime, y = place
+        p, q = mechanism.pmf(x).get(y, sympy.Integer(0)), mechanism.pmf(x_prime).get(y, sympy.Integer(0))
+        return (exact_compare(eps, g.eps) <= 0
+                and _are_neighbours(relation, mechanism.inputs(), x, x_prime)
+                and q != 0 and _attains(p, q, _distance(relation, x, x_prime), eps)
+                and _confirm_ratio(ExactChannel.from_mechanism(mechanism), relation, eps))
 
-def _replayed_bound(relation: NeighbourRelation, place: tuple[object, object, object],
-                    certificate: Certificate) -> bool:
-    """:func:`_replay_bound`'s check."""
-    mechanism, g, eps = certificate.mechanism, certificate.guarantee, certificate.epsilon
-    assert isinstance(mechanism, FiniteMechanism) and eps is not None
-    x, x_prime, y = place
-    p, q = mechanism.pmf(x).get(y, sympy.Integer(0)), mechanism.pmf(x_prime).get(y, sympy.Integer(0))
-    return (exact_compare(eps, g.eps) <= 0
-            and _are_neighbours(relation, mechanism.inputs(), x, x_prime)
-            and q != 0 and _attains(p, q, _distance(relation, x, x_prime), eps)
-            and _confirm_ratio(ExactChannel.from_mechanism(mechanism), relation, eps))
+    return replay
 
 
 def _attains(p: sympy.Expr, q: sympy.Expr, d: sympy.Expr, eps: sympy.Expr) -> bool:
@@ -531,20 +526,18 @@ def _attains(p: sympy.Expr, q: sympy.Expr, d: sympy.Expr, eps: sympy.Expr) -> bo
     return derived == eps or ValueArithmetic((p, q), sympy.exp(eps * d)).sign({0: 1}, {1: -1}) == 0
 
 
-def _replay_delta(relation: NeighbourRelation) -> Callable[[Certificate], bool]:
-    """Recompute delta(eps) over every neighbouring pair: it equals the certified delta, at most the claimed one (a
-    picklable partial)."""
-    return functools.partial(_replayed_delta, relation)
+def _replay_delta(relation: NeighbourRelation):
+    """Recompute delta(eps) over every neighbouring pair: it equals the certified delta, at most the claimed one."""
 
+    def replay(certificate: Certificate) -> bool:
+        mechanism, g = certificate.mechanism, certificate.guarantee
+        assert isinstance(mechanism, FiniteMechanism) and isinstance(g, ApproxDP)
+        channel = ExactChannel.from_mechanism(mechanism)
+        search = max_hockey_stick(channel, relation, g.eps)
+        return (_delta_sign(channel, search, g.eps, g.delta) <= 0
+                and exact_compare(search.delta, certificate.delta) == 0)
 
-def _replayed_delta(relation: NeighbourRelation, certificate: Certificate) -> bool:
-    """:func:`_replay_delta`'s check."""
-    mechanism, g = certificate.mechanism, certificate.guarantee
-    assert isinstance(mechanism, FiniteMechanism) and isinstance(g, ApproxDP)
-    channel = ExactChannel.from_mechanism(mechanism)
-    search = max_hockey_stick(channel, relation, g.eps)
-    return (_delta_sign(channel, search, g.eps, g.delta) <= 0
-            and exact_compare(search.delta, certificate.delta) == 0)
+    return replay
 
 
 def _confirm_ratio(channel: ExactChannel, relation: NeighbourRelation, eps: sympy.Expr) -> bool:

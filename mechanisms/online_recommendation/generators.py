@@ -115,26 +115,15 @@ def adaptive_instance(m: int, T: int, *, P: int, D: int = 0, followers: int = 0)
     D = require_int("D", D, minimum=0, maximum=T)
     followers = require_int("followers", followers, minimum=0)
 
-    policy = _AdaptivePolicy(m, P, D, followers)
-    return AdaptiveInstance(m, T, P + followers + 1, policy.votes, policy.likes)
+    def likes(t: int, prefix: tuple[int, ...]) -> set[int]:
+        return {0, 1} if t < D else {(sum(prefix) + t) % m}
 
+    def votes(t: int, prefix: tuple[int, ...]) -> list[int]:
+        liked = sorted(likes(t, prefix))
+        return ([liked[i % len(liked)] for i in range(P)] + [prefix[-1] if prefix else 1] * followers
+                + [(liked[0] + 1) % m])
 
-@dataclass(frozen=True)
-class _AdaptivePolicy:
-    """The likes and votes of :func:`adaptive_instance` (a module-level class, so an instance pickles)."""
-
-    m: int
-    P: int
-    D: int
-    followers: int
-
-    def likes(self, t: int, prefix: tuple[int, ...]) -> set[int]:
-        return {0, 1} if t < self.D else {(sum(prefix) + t) % self.m}
-
-    def votes(self, t: int, prefix: tuple[int, ...]) -> list[int]:
-        liked = sorted(self.likes(t, prefix))
-        return ([liked[i % len(liked)] for i in range(self.P)] + [prefix[-1] if prefix else 1] * self.followers
-                + [(liked[0] + 1) % self.m])
+    return AdaptiveInstance(m, T, P + followers + 1, votes, likes)
 
 
 def _random_choices(allowed: np.ndarray, voters: int, rng: np.random.Generator) -> np.ndarray:

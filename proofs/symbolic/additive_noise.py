@@ -8,7 +8,6 @@ References: Dwork and Roth (2014), Theorem 3.6; Balle and Wang (ICML 2018), Theo
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 import sympy
@@ -101,18 +100,16 @@ def _replay_continuous_delta(certificate: Certificate) -> bool:
 
 
 def _replay_continuous_witness(c: sympy.Expr) -> Callable[[Certificate], bool]:
-    """Integrate the density over {y <= c} for both inputs; confirm the probabilities and the violation (a picklable
-    partial: certificates travel between processes)."""
-    return functools.partial(_replayed_continuous_witness, c)
+    """Integrate the density over {y <= c} for both inputs; confirm the probabilities and the violation."""
 
+    def replay(certificate: Certificate) -> bool:
+        mechanism, w, g = certificate.mechanism, certificate.witness, certificate.guarantee
+        if w.output != f"y <= {c}" or exact_sign(abs(w.x - w.x_prime) - mechanism.neighbours.radius) > 0:
+            return False
+        p = probability_at_most(mechanism.density, w.x, c)
+        q = probability_at_most(mechanism.density, w.x_prime, c)
+        slack = g.delta if isinstance(g, ApproxDP) else 0
+        return (exact_sign(p - w.p) == 0 and exact_sign(q - w.p_prime) == 0
+                and exact_sign(p - sympy.exp(g.eps) * q - slack) > 0)
 
-def _replayed_continuous_witness(c: sympy.Expr, certificate: Certificate) -> bool:
-    """:func:`_replay_continuous_witness`'s check."""
-    mechanism, w, g = certificate.mechanism, certificate.witness, certificate.guarantee
-    if w.output != f"y <= {c}" or exact_sign(abs(w.x - w.x_prime) - mechanism.neighbours.radius) > 0:
-        return False
-    p = probability_at_most(mechanism.density, w.x, c)
-    q = probability_at_most(mechanism.density, w.x_prime, c)
-    slack = g.delta if isinstance(g, ApproxDP) else 0
-    return (exact_sign(p - w.p) == 0 and exact_sign(q - w.p_prime) == 0
-            and exact_sign(p - sympy.exp(g.eps) * q - slack) > 0)
+    return replay

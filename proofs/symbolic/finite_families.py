@@ -10,7 +10,6 @@ References: Dwork and Roth, "The algorithmic foundations of differential privacy
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
@@ -197,19 +196,17 @@ def _replay_events_delta(certificate: Certificate) -> bool:
 
 
 def _replay_events_witness(outputs: tuple[Hashable, ...]) -> Callable[[Certificate], bool]:
-    """Recompute the witness event's probabilities from the mechanism's parameters; confirm the violation (a
-    picklable partial: certificates travel between processes)."""
-    return functools.partial(_replayed_events_witness, outputs)
+    """Recompute the witness event's probabilities from the mechanism's parameters; confirm the violation."""
 
+    def replay(certificate: Certificate) -> bool:
+        w, g = certificate.witness, certificate.guarantee
+        chosen = [e for e in finite_events(certificate.mechanism)
+                  if (e.x, e.x_prime) == (w.x, w.x_prime) and e.output in outputs]
+        if len(chosen) != len(outputs):
+            return False
+        p, q = sympy.Add(*(e.p for e in chosen)), sympy.Add(*(e.p_prime for e in chosen))
+        slack = g.delta if isinstance(g, ApproxDP) else 0
+        return (_exceeds(p, w.p) == 0 and _exceeds(q, w.p_prime) == 0
+                and _exceeds(p, sympy.exp(g.eps) * q + slack) > 0)
 
-def _replayed_events_witness(outputs: tuple[Hashable, ...], certificate: Certificate) -> bool:
-    """:func:`_replay_events_witness`'s check."""
-    w, g = certificate.witness, certificate.guarantee
-    chosen = [e for e in finite_events(certificate.mechanism)
-              if (e.x, e.x_prime) == (w.x, w.x_prime) and e.output in outputs]
-    if len(chosen) != len(outputs):
-        return False
-    p, q = sympy.Add(*(e.p for e in chosen)), sympy.Add(*(e.p_prime for e in chosen))
-    slack = g.delta if isinstance(g, ApproxDP) else 0
-    return (_exceeds(p, w.p) == 0 and _exceeds(q, w.p_prime) == 0
-            and _exceeds(p, sympy.exp(g.eps) * q + slack) > 0)
+    return replay
