@@ -297,23 +297,26 @@ def require_int(name: str, value: object, *, minimum: int | None = None, maximum
     parameter's value, ``maximum_name`` names it too ("w must be an integer in [1, N = 2]"), so the user
     sees which of the two to change.
     """
-    low = "-inf" if minimum is None else _shown(minimum)
-    high = "inf" if maximum is None else _shown(maximum)
-    if maximum_name is not None:
-        high = f"{maximum_name} = {high}"
-    allowed = f"{name} must be an integer" + ("" if minimum is None and maximum is None else f" in [{low}, {high}]")
+    def refused(got: object) -> InvalidParameterError:  # the range is written out only for an error
+        low = "-inf" if minimum is None else _shown(minimum)
+        high = "inf" if maximum is None else _shown(maximum)
+        if maximum_name is not None:
+            high = f"{maximum_name} = {high}"
+        allowed = "" if minimum is None and maximum is None else f" in [{low}, {high}]"
+        return InvalidParameterError(f"{name} must be an integer{allowed}. Got {_brief(got)}")
+
     if isinstance(value, bool):
-        raise InvalidParameterError(f"{allowed}. Got {_brief(value)}")
+        raise refused(value)
     if isinstance(value, Integral):
         number = int(value)
     else:
         try:
             exact = to_exact(name, value)
         except InvalidParameterError:
-            raise InvalidParameterError(f"{allowed}. Got {_brief(value)}") from None
+            raise refused(value) from None
         if not exact.is_Integer:
-            raise InvalidParameterError(f"{allowed}. Got {_brief(value)}")
+            raise refused(value)
         number = int(exact)
     if minimum is not None and number < minimum or maximum is not None and number > maximum:
-        raise InvalidParameterError(f"{allowed}. Got {_brief(number)}")
+        raise refused(number)
     return number

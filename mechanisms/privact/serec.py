@@ -162,46 +162,69 @@ def _clicks(train: object) -> scipy.sparse.csr_array:
     return clicks
 
 
-def _expectation(predictions: np.ndarray, mu: np.ndarray, clicked: scipy.sparse.csr_array,
-                 lam_y: float) -> np.ndarray:
-    """E[a] of one block: 1 on clicks, the posterior exposure elsewhere."""
-    density = np.sqrt(lam_y / (2 * np.pi)) * np.exp(-lam_y * predictions ** 2 / 2) + _PROBABILITY_FLOOR
-    with np.errstate(divide="ignore"):  # an item whose exposure mass is 0 has prior 0: its posterior is 0
-        exposed = density / (density + (1 - mu) / mu)
+def _exposure(predictions: np.ndarray, odds: np.ndarray | float, clicked: scipy.sparse.csr_array,
+              lam_y: float) -> np.ndarray:
+    """E[a] of one block, in place of ``predictions`` (and of ``odds``, when a block): 1 on clicks, elsewhere
+    p / (p + (1 − μ)/μ) with the prior odds (1 − μ)/μ given."""
+    density = predictions
+    np.square(density, out=density)
+    density *= -lam_y / 2
+    np.exp(density, out=density)
+    density *= np.sqrt(lam_y / (2 * np.pi))
+    density += _PROBABILITY_FLOOR
+    if isinstance(odds, np.ndarray):
+        odds += density
+        np.divide(density, odds, out=density)
+    else:
+        np.divide(density, density + odds, out=density)
     rows, cols = clicked.nonzero()
-    exposed[rows, cols] = 1.0
-    return exposed
+    density[rows, cols] = 1.0
+    return density
 
 
 class _Prior:
-    """μ of any block of users × items, from the item masses and the contact counts (never stored dense)."""
+    """The prior odds (1 − μ)/μ of any block of users × items, from the item masses and the contact counts (never
+    stored dense).
+
+    With c = s − 1, μ_ui = (a + A_i + c d_u A_i − 1) / (a + b + c d_u A_i + n − 2) gives
+
+        (1 − μ_ui) / μ_ui = (b + n − 1 − A_i) / (a − 1 + (1 + c d_u) A_i),
+
+    infinite (μ = 0, posterior 0) for an item whose mass is 0 when a = 1; before the first update, (1 − μ₀)/μ₀.
+    """
 
     def __init__(self, parameters: SERecParameters, contacts: np.ndarray, n_users: int) -> None:
-        self.p, self.contacts, self.n_users = parameters, contacts, n_users
+        self.p, self.boost, self.n_users = parameters, 1 + (parameters.s - 1) * contacts, n_users
         self.mass: np.ndarray | None = None
 
-    def block(self, users: slice, items: slice, n_items: int) -> np.ndarray:
-        rows = range(self.n_users)[users]
-        cols = range(n_items)[items]
+    def odds(self, users: slice, items: slice, *, by_item: bool = False) -> np.ndarray | float:
+        """The block's odds, users × items, or items × users when ``by_item``."""
         if self.mass is None:
-            return np.full((len(rows), len(cols)), self.p.init_mu)
-        mass = self.mass[items][None, :]
-        social = (self.p.s - 1) * self.contacts[users][:, None] * mass
-        return (self.p.a + mass + social - 1) / (self.p.a + self.p.b + social + self.n_users - 2)
+            return (1 - self.p.init_mu) / self.p.init_mu
+        mass, boost = self.mass[items], self.boost[users]
+        odds = np.multiply.outer(mass, boost) if by_item else np.multiply.outer(boost, mass)
+        if self.p.a != 1:
+            odds += self.p.a - 1
+        unexposed = self.p.b + self.n_users - 1 - mass
+        with np.errstate(divide="ignore"):
+            return np.divide(unexposed[:, None] if by_item else unexposed[None, :], odds, out=odds)
 
 
-def _ridge_rows(clicks: scipy.sparse.csr_array, old: np.ndarray, fixed: np.ndarray, prior_block, lam: float,
+def _ridge_rows(clicks: scipy.sparse.csr_array, old: np.ndarray, fixed: np.ndarray, prior_odds, lam: float,
                 lam_y: float) -> np.ndarray:
     """New factors of every row of ``clicks``: a weighted ridge regression on the fixed side's factors."""
     rows, f = old.shape
-    outer = (fixed[:, :, None] * fixed[:, None, :]).reshape(fixed.shape[0], f * f)
+    upper = np.triu_indices(f)  # a Gram matrix is symmetric: its upper triangle, f(f + 1)/2 sums, is all of it
+    outer = fixed[:, upper[0]] * fixed[:, upper[1]]
     new = np.empty_like(old)
     step = max(1, _BATCH_CELLS // fixed.shape[0])
     for lo in range(0, rows, step):
         hi = min(rows, lo + step)
         part = clicks[lo:hi]
-        exposed = _expectation(old[lo:hi] @ fixed.T, prior_block(slice(lo, hi)), part, lam_y)
-        gram = (exposed @ outer).reshape(hi - lo, f, f) + lam * np.eye(f)
+        exposed = _exposure(old[lo:hi] @ fixed.T, prior_odds(slice(lo, hi)), part, lam_y)
+        gram = np.empty((hi - lo, f, f))
+        gram[:, upper[0], upper[1]] = gram[:, upper[1], upper[0]] = exposed @ outer
+        gram += lam * np.eye(f)
         new[lo:hi] = np.linalg.solve(gram, (part @ fixed)[..., None])[..., 0]
     return new
 
@@ -233,19 +256,19 @@ def fit_serec(train: object, contacts: np.ndarray | None, *, parameters: SERecPa
     beta = p.init_std * rng.standard_normal((n_items, p.factors))
     by_item = clicks.T.tocsr()
     prior = _Prior(p, degrees, n_users)
-    everyone = slice(0, n_users)
+    everything = slice(None)
     for _ in range(p.epochs):
-        new_theta = _ridge_rows(clicks, theta, beta, lambda users: prior.block(users, slice(None), n_items),
+        new_theta = _ridge_rows(clicks, theta, beta, lambda users: prior.odds(users, everything),
                                 p.lam_theta / p.lam_y, p.lam_y)
-        beta = _ridge_rows(by_item, beta, new_theta, lambda items: prior.block(everyone, items, n_items).T,
+        beta = _ridge_rows(by_item, beta, new_theta, lambda items: prior.odds(everything, items, by_item=True),
                            p.lam_beta / p.lam_y, p.lam_y)
         theta = new_theta
         mass = np.zeros(n_items)
         step = max(1, _BATCH_CELLS // n_items)
         for lo in range(0, n_users, step):
             hi = min(n_users, lo + step)
-            mass += _expectation(theta[lo:hi] @ beta.T, prior.block(slice(lo, hi), slice(None), n_items),
-                                 clicks[lo:hi], p.lam_y).sum(axis=0)
+            mass += _exposure(theta[lo:hi] @ beta.T, prior.odds(slice(lo, hi), everything), clicks[lo:hi],
+                              p.lam_y).sum(axis=0)
         prior.mass = mass
     return SERecModel(theta, beta, prior.mass, degrees, p)
 
@@ -271,6 +294,17 @@ def serec_top_k(model: SERecModel, train: object, users: Sequence[int], *, k: in
         seen = clicks[block]
         rows, cols = seen.nonzero()
         scores[rows, cols] = -np.inf
-        order = np.argsort(-scores, axis=1, kind="stable")[:, :k]
-        lists[lo:lo + block.size] = order
+        lists[lo:lo + block.size] = _best_k(scores, k)
     return lists
+
+
+def _best_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """Each row's k best columns, best first and ties to the lower column: a stable sort's first k, found by
+    sorting only the columns at least as good as the row's k-th best value."""
+    if k == scores.shape[1]:
+        return np.argsort(-scores, axis=1, kind="stable")
+    kth = -np.partition(-scores, k - 1, axis=1)[:, k - 1]
+    rows, cols = np.nonzero(scores >= kth[:, None])  # at least k a row, in column order
+    order = np.lexsort((cols, -scores[rows, cols], rows))
+    starts = np.searchsorted(rows[order], np.arange(scores.shape[0]))
+    return cols[order][starts[:, None] + np.arange(k)]

@@ -78,10 +78,11 @@ RECOMMEND_K_MAX = 1000
 """Longest top-k list of privact-recommend (the paper's k = 100)."""
 SEREC_WORK_MAX = 10**11
 """splits x (2 + trees) x epochs x factors^2 x users x items of privact-serec: each SERec epoch is two batched
-matrix products of that many multiply-adds (measured on lastfm, 1843 users x 17632 items, f = 10: about
-1.8e9 a second on one core, 10 epochs in 18 s), so 1e11 is about a minute."""
+matrix products of that many multiply-adds beside three passes of exponentials over users x items, which do not
+shrink with the factors. Measured on lastfm (1843 users x 17238 items, three models): 10 epochs at f = 10 in 19 s
+(9.5e10), 5 epochs at f = 5 in 10 s, so the largest run allowed, 41 epochs at f = 5, takes about a minute."""
 SEREC_DEFAULTS = {"trees": 1, "splits": 1, "factors": 10, "epochs": 10}
-"""privact-serec's defaults: one tree and one split with 10 factors and 10 epochs (about 50 s on lastfm); the
+"""privact-serec's defaults: one tree and one split with 10 factors and 10 epochs (19 s on lastfm); the
 paper's three trees and five splits run through benchmarks/bench_privact_serec.py."""
 
 

@@ -12,6 +12,7 @@ from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.mechanisms.privact.serec import (
     RECQ_PARAMETERS,
     SERecParameters,
+    _best_k,
     contact_counts,
     fit_serec,
     serec_top_k,
@@ -128,6 +129,18 @@ def test_top_k_leaves_out_training_items_and_ranks_by_score():
         scores = model.theta[u] @ model.beta.T
         expected = unseen[np.argsort(-scores[unseen], kind="stable")][:4]
         assert row[: expected.size].tolist() == expected.tolist()
+
+
+def test_best_k_is_a_stable_sorts_first_k_with_ties_and_left_out_items():
+    # oracle: the full stable argsort; small integer scores make ties at the k-th place common
+    rng = np.random.default_rng(23)
+    for _ in range(300):
+        rows, cols = int(rng.integers(1, 8)), int(rng.integers(1, 30))
+        scores = rng.integers(-3, 4, (rows, cols)).astype(float)
+        scores[rng.random((rows, cols)) < 0.2] = -np.inf
+        k = int(rng.integers(1, cols + 1))
+        expected = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+        np.testing.assert_array_equal(_best_k(scores, k), expected)
 
 
 @pytest.mark.parametrize("kwargs, name", [
