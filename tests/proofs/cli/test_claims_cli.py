@@ -126,3 +126,22 @@ def test_an_interrupted_worker_pool_cancels_the_jobs_it_has_not_started():
             jobs[0].result()
             raise KeyboardInterrupt
     assert sum(job.cancelled() for job in jobs) >= 190
+
+
+def test_pool_workers_start_cores_over_workers_linear_algebra_threads(monkeypatch):
+    """Each spawned worker reads OPENBLAS_NUM_THREADS (and OMP_, MKL_) = cores // workers, so busy workers do not
+    start more threads than cores; a value the user set reaches the workers unchanged, and the caller's environment
+    is as it was afterwards."""
+    import os
+
+    from dpcert.proofs.cli.claims import BLAS_THREAD_VARIABLES, worker_pool
+
+    for name in BLAS_THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    with worker_pool(2) as pool:
+        seen = [pool.submit(os.getenv, name).result() for name in BLAS_THREAD_VARIABLES]
+    expected = str(max(1, (os.cpu_count() or 1) // 2))
+    assert seen == [expected, expected, "3"]
+    assert "OPENBLAS_NUM_THREADS" not in os.environ and "OMP_NUM_THREADS" not in os.environ
+    assert os.environ["MKL_NUM_THREADS"] == "3"
