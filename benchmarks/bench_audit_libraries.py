@@ -309,8 +309,8 @@ def print_witness(row: Row, command: str) -> None:
           f"per input, alpha per bound {r.alpha_per_bound!r})")
     print(f"pair: x = {w.x!r}, x' = {w.x_prime!r}")
     print(f"event: {w.event}")
-    print(f"confirmation counts: k = {w.k} of n = {w.n} under x (p = {w.p!r}, lower bound {w.p_lower!r}); "
-          f"k' = {w.k_prime} of n' = {w.n_prime} under x' (p' = {w.p_prime!r}, upper bound {w.p_prime_upper!r})")
+    print(f"confirmation counts: k = {w.k} of n = {w.n} under x (p = {w.p!r}); k' = {w.k_prime} of n' = {w.n_prime} "
+          f"under x' (p' = {w.p_prime!r}); bounds: {w.bounds_text(digits=17)}")
     print(f"recheck of the stored counts: {r.recheck()}")
     if t.seeded:
         print(f"reproduce: {command} (this row: seed {row.seed}; --match narrows the run)")

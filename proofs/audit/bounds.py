@@ -34,7 +34,7 @@ from dpcert.mechanisms.parameters import InvalidParameterError, require_int
 from dpcert.proofs.certified_root import certified_root
 from dpcert.proofs.log_factorial import log_factorial
 
-__all__ = ["cp_lower", "cp_upper", "eps_lower_bound", "log_odds_lower"]
+__all__ = ["cp_lower", "cp_upper", "eps_lower_bound", "log_odds_lower", "share_eps_lower_bound"]
 
 _IV = interval_context(128)  # the parts of log t_a are < 2^37 for n <= 1e8, so their absolute errors are ~2^-90
 
@@ -130,6 +130,36 @@ def log_odds_lower(share_lo: float) -> float:
         return math.inf
     value = _IV.log(share_lo) - _IV.log(1 - _IV.mpf(share_lo))
     return max(0.0, math.nextafter(to_float(value._mpi_[0], rnd=round_floor), -math.inf))
+
+
+def share_eps_lower_bound(share_lo: float, delta: float, p_prime_lo: float) -> float:
+    """log(s / (1 - s) - delta / p'_lo) for a lower bound s on the share P / (P + P') and p'_lo on P', or 0 when that is
+    not positive; rounded down. With delta = 0 it is :func:`log_odds_lower` (p'_lo is not needed).
+
+    Why it is an eps lower bound: an (eps, delta)-DP mechanism has P <= e^eps P' + delta, so e^eps >= (P - delta) / P'
+    = P / P' - delta / P', and P / P' = s_true / (1 - s_true) >= s / (1 - s) while delta / P' <= delta / p'_lo whenever
+    both bounds hold. Taken in mpmath interval arithmetic, the lower end rounded down to a float and then one more ulp
+    (as :func:`eps_lower_bound`); p'_lo = 0 with delta > 0 gives 0, and a share of 1 gives inf.
+
+    Raises:
+        InvalidParameterError: ``share_lo`` or ``p_prime_lo`` not a real number in [0, 1], or ``delta`` not in [0, 1).
+    """
+    for name, value in (("share_lo", share_lo), ("p_prime_lo", p_prime_lo)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
+            raise InvalidParameterError(f"{name} must be a real number in [0, 1]. Got {value!r}")
+    if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or not 0 <= delta < 1:
+        raise InvalidParameterError(f"delta must be a real number in [0, 1). Got {delta!r}")
+    if delta == 0:
+        return log_odds_lower(share_lo)
+    if share_lo <= 0.5 or p_prime_lo <= 0:
+        return 0.0
+    if share_lo >= 1.0:
+        return math.inf
+    s = _IV.mpf(share_lo)
+    ratio = s / (1 - s) - _IV.mpf(delta) / _IV.mpf(p_prime_lo)
+    if not ratio > 1:  # an interval: True only when its lower end is above 1
+        return 0.0
+    return max(0.0, math.nextafter(to_float(_IV.log(ratio)._mpi_[0], rnd=round_floor), -math.inf))
 
 
 @functools.lru_cache(maxsize=1024)

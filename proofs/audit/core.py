@@ -6,16 +6,12 @@ event scores best; a fresh half of that pair's samples confirms it. Everything c
 selection sample, so the confirmation's one statement about the one chosen pair holds at the full confidence: the
 search over pairs costs nothing (no correction over the pairs is needed), and only two inputs are sampled again.
 
-* (eps, delta) claims with delta > 0: n samples per input confirm; alpha = 1 - confidence is split by Bonferroni
-  over the two probabilities, and one-sided Clopper–Pearson bounds give p_lo <= P(E|x) and P(E|x') <= p'_hi
-  simultaneously with probability >= confidence, so
-
-      eps_lower = log((p_lo - delta) / p'_hi)        (0 if not positive).
-
-* pure claims (delta = 0): the two confirmation sample sizes are drawn N, N' ~ Poisson(n), independently of
-  everything else. Then the counts in E are independent, K ~ Poisson(n P(E|x)) and K' ~ Poisson(n P(E|x')), and
+* The two confirmation sample sizes are drawn N, N' ~ Poisson(n), independently of everything else (n, half the
+  budget per input). Then the counts in E are independent, K ~ Poisson(n P(E|x)) and K' ~ Poisson(n P(E|x')), and
   given K + K' = m, K ~ Bin(m, s) with s = P(E|x) / (P(E|x) + P(E|x')) exactly (the conditional law of two
-  independent Poisson counts). One Clopper–Pearson lower bound s_lo of k successes in m trials at the whole
+  independent Poisson counts); given N', K' ~ Bin(N', P(E|x')).
+
+* pure claims (delta = 0): one Clopper–Pearson lower bound s_lo of k successes in m trials at the whole
   alpha = 1 - confidence gives s_lo <= s with probability >= confidence (given every m, so unconditionally), and
 
       eps_lower = log(s_lo / (1 - s_lo))             (0 if not positive)
@@ -26,6 +22,18 @@ search over pairs costs nothing (no correction over the pairs is needed), and on
   of two Poisson rates). With fixed sample sizes the conditional law is Fisher's noncentral hypergeometric, whose
   parameter is the odds ratio of P(E|x) and P(E|x'), not the share, and the binomial guarantee is no theorem: the
   Poisson sizes are what make it exact.
+
+* (eps, delta) claims with delta > 0: alpha = 1 - confidence is split by Bonferroni over two one-sided
+  Clopper–Pearson bounds, each at alpha / 2, of one of two kinds (the method, chosen on the selection sample by the
+  bound the chosen event's counts there foresee, so the choice costs no confidence):
+
+      "share":      s_lo <= s and p'_lo <= P(E|x'):   eps_lower = log(s_lo / (1 - s_lo) - delta / p'_lo),
+      "two-sided":  p_lo <= P(E|x) and P(E|x') <= p'_hi:   eps_lower = log((p_lo - delta) / p'_hi),
+
+  (0 if not positive), both below log((P(E|x) - delta) / P(E|x')) <= eps when the two bounds hold. The share keeps
+  most of the pure case's margin when delta is small against P(E|x') (the Gaussian mechanism's tails: 0.69 -> 0.75 of
+  a true 1 at 4 * 10^6 samples per input); the two probabilities bound an event never or rarely seen under x' (a
+  leak), where p'_lo is 0 and the share bounds nothing.
 
 The eps lower bound is below the true eps of an (eps, delta)-DP mechanism with probability >= confidence. The
 verdict is "violation" only when eps_lower > the claimed eps; a statistical audit can refute a claim, never prove
@@ -53,7 +61,7 @@ from dpcert.mechanisms.base import ContinuousMechanism, FiniteMechanism, Mechani
 from dpcert.mechanisms.neighbours import WithinDistance
 from dpcert.mechanisms.parameters import (InvalidParameterError, require_eps, require_int, require_unit_interval,
                                           to_exact)
-from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound, log_odds_lower
+from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound, log_odds_lower, share_eps_lower_bound
 from dpcert.proofs.audit.events import is_continuous, select_event, vector_bounds
 from dpcert.proofs.audit.patterns import statdp_patterns
 from dpcert.proofs.audit.sampling import (Sampler, draw_all, require_fresh_randomness, require_own_randomness,
@@ -95,9 +103,10 @@ def _samples(samples: object, inputs: int | None = None) -> int:
 
 @dataclass(frozen=True)
 class AuditWitness:
-    """The best pair and event: confirmation counts k of n under x and k' of n' under x', and their bounds: either
-    ``p_lower`` <= P(E|x) and ``p_prime_upper`` >= P(E|x') (delta > 0), or ``share_lower`` <= P(E|x) / (P(E|x) +
-    P(E|x')) from k of k + k' (delta = 0, Poisson sample sizes; see the module)."""
+    """The best pair and event: confirmation counts k of n under x and k' of n' under x' (Poisson sizes), and the
+    bounds of the method used (see the module): ``p_lower`` <= P(E|x) and ``p_prime_upper`` >= P(E|x') (the two
+    probabilities), or ``share_lower`` <= P(E|x) / (P(E|x) + P(E|x')) from k of k + k', with ``p_prime_lower`` <=
+    P(E|x') from k' of n' when delta > 0 (the share)."""
 
     x: Hashable
     x_prime: Hashable
@@ -111,6 +120,7 @@ class AuditWitness:
     p_lower: float | None
     p_prime_upper: float | None
     share_lower: float | None = None
+    p_prime_lower: float | None = None
 
     def as_json(self) -> dict[str, object]:
         return {k: _jsonable(v) for k, v in asdict(self).items()}
@@ -118,21 +128,43 @@ class AuditWitness:
     def bounds_text(self, digits: int = 6) -> str:
         """The confirmation's bounds and counts in words."""
         if self.share_lower is not None:
-            return (f"P(E|x) / (P(E|x) + P(E|x')) >= {self.share_lower:.{digits}g} ({self.k} of the "
+            text = (f"P(E|x) / (P(E|x) + P(E|x')) >= {self.share_lower:.{digits}g} ({self.k} of the "
                     f"{self.k + self.k_prime} outputs in E came from x; {self.n} and {self.n_prime} samples)")
+            if self.p_prime_lower is not None:
+                text += f", P(E|x') >= {self.p_prime_lower:.{digits}g} ({self.k_prime}/{self.n_prime})"
+            return text
         return (f"P(E|x) >= {self.p_lower:.{digits}g} ({self.k}/{self.n}), "
                 f"P(E|x') <= {self.p_prime_upper:.{digits}g} ({self.k_prime}/{self.n_prime})")
 
 
-def _confirmed_bound(k: int, n: int, k2: int, n2: int, alpha: float, delta: float, *, conditional: bool
-                     ) -> tuple[float, float | None, float | None, float | None]:
-    """(eps lower bound, p_lo, p'_hi, s_lo) from the confirmation counts (see the module): the conditional share's
-    bound (``conditional``, for delta = 0) or the two Clopper–Pearson bounds; the unused ones are None."""
-    if conditional:
+METHODS = ("share", "two-sided")
+"""How the confirmation bounds eps (see the module): by the share of E's outputs that came from x ("share": alone for
+delta = 0, with a lower bound on P(E|x') for delta > 0), or by P(E|x) and P(E|x') ("two-sided", delta > 0 only)."""
+
+
+def _confirmed_bound(k: int, n: int, k2: int, n2: int, alpha: float, delta: float, *, method: str
+                     ) -> tuple[float, float | None, float | None, float | None, float | None]:
+    """(eps lower bound, p_lo, p'_hi, s_lo, p'_lo) from the confirmation counts by ``method`` (see the module), each
+    bound at ``alpha``; the ones the method does not use are None."""
+    if method == "share":
         share = cp_lower(k, k + k2, alpha) if k else 0.0
-        return log_odds_lower(share), None, None, share
-    lo, hi = cp_lower(k, n, alpha), cp_upper(k2, n2, alpha)
-    return eps_lower_bound(lo, hi, delta), lo, hi, None
+        if delta == 0:
+            return log_odds_lower(share), None, None, share, None
+        lo2 = cp_lower(k2, n2, alpha) if k2 else 0.0
+        return share_eps_lower_bound(share, delta, lo2), None, None, share, lo2
+    lo = cp_lower(k, n, alpha) if n else 0.0
+    hi = cp_upper(k2, n2, alpha) if n2 else 1.0
+    return eps_lower_bound(lo, hi, delta), lo, hi, None, None
+
+
+def _method_of(event, chosen_on: tuple[np.ndarray, np.ndarray], n_confirm: int, alpha: float, delta: float) -> str:
+    """The method whose bound the chosen event's counts on the selection sample foresee to be higher (the share
+    whenever delta = 0): a choice made on the selection sample only, so the confirmation's statement is untouched."""
+    if delta == 0:
+        return "share"
+    k, k2 = (event.count(outputs) * n_confirm / len(outputs) for outputs in chosen_on)
+    foreseen = {m: float(vector_bounds([k], [k2], n_confirm, n_confirm, alpha, delta, method=m)[0]) for m in METHODS}
+    return max(METHODS, key=lambda m: foreseen[m])
 
 
 @dataclass(frozen=True)
@@ -159,7 +191,7 @@ class AuditResult:
     pairs_tested: int
     best_possible_lower_bound: float | None = None
     samples_per_input: int | None = None
-    """The budget per input (the last stage's with ``samples="auto"``): half select, half (on average, for delta = 0)
+    """The budget per input (the last stage's with ``samples="auto"``): half select, half (on average: Poisson sizes)
     confirm."""
     stages: int = 1
     """Budgets tried (``samples="auto"``): ``samples`` and ``seconds`` are then the totals over them."""
@@ -188,14 +220,18 @@ class AuditResult:
         if self.witness is None:
             return self.epsilon_lower_bound == 0 and self.verdict == "no-violation-found"
         w = self.witness
-        conditional = w.share_lower is not None
-        if conditional and self.claimed_delta != 0:
-            return False
-        bound, lo, hi, share = _confirmed_bound(w.k, w.n, w.k_prime, w.n_prime, self.alpha_per_bound,
-                                                self.claimed_delta, conditional=conditional)
+        method = "two-sided" if w.share_lower is None else "share"
+        with_delta = self.claimed_delta > 0
+        if (w.p_prime_lower is not None) != (with_delta and method == "share") or not with_delta and method != "share":
+            return False  # the share alone for delta = 0; with a bound on P(E|x') for delta > 0; two-sided with delta
+        bound, lo, hi, share, lo2 = _confirmed_bound(w.k, w.n, w.k_prime, w.n_prime, self.alpha_per_bound,
+                                                     self.claimed_delta, method=method)
         verdict = "violation" if bound > self.claimed_eps else "no-violation-found"
-        recomputed, stored = ((share,), (w.share_lower,)) if conditional else ((lo, hi), (w.p_lower, w.p_prime_upper))
-        return (all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-300) for a, b in zip(recomputed, stored, strict=True))
+        recomputed, stored = (((share, lo2), (w.share_lower, w.p_prime_lower)) if method == "share"
+                              else ((lo, hi), (w.p_lower, w.p_prime_upper)))
+        return (all(a is b is None or (a is not None and b is not None
+                                       and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-300))
+                    for a, b in zip(recomputed, stored, strict=True))
                 and math.isclose(bound, self.epsilon_lower_bound, rel_tol=1e-9, abs_tol=1e-12)
                 and verdict == self.verdict)
 
@@ -306,7 +342,7 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
             ``neighbour_pairs()`` (zoo), its neighbour relation over ``inputs()`` (finite), (0, sensitivity), or,
             for a sampler given ``input_length``, StatDP's input patterns of that length (tuples;
             :func:`~dpcert.proofs.audit.patterns.statdp_patterns`).
-        samples: samples per input (half select the events, half confirm them: for delta = 0 the two confirmation
+        samples: samples per input (half select the events, half confirm them: the two confirmation
             sizes are Poisson with mean half the budget, see the module), in [2, 10^7] and at most
             4 * 10^7 over all inputs (see :func:`_samples`); or ``"auto"``: the budgets of STAGE_BUDGETS, then the
             largest allowed, in turn until one finds a violation. Each runs at confidence 1 - (1 - confidence) / m
@@ -369,8 +405,7 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     _samples(samples, len(inputs))
     index = {i: k for k, i in enumerate(inputs)} if all(_hashable(x) for x in inputs) else None
     position = (lambda x: index[x]) if index is not None else (lambda x: inputs.index(x))
-    conditional = delta_f == 0  # one bound on the share (Poisson sizes), else two on the probabilities
-    alpha = (1 - confidence) if conditional else (1 - confidence) / 2  # one pair is confirmed
+    alpha = (1 - confidence) if delta_f == 0 else (1 - confidence) / 2  # one pair, one bound or two
     n_select = int(samples * SELECT_SHARE)
     n_confirm = samples - n_select
     # the budget is part of the stream's entropy: a larger budget with the same seed draws afresh (independent
@@ -378,8 +413,7 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
     root = np.random.SeedSequence([seed, samples])
     select_seed, confirm_seed, check_seed, size_seed = root.spawn(4)
     (require_own_randomness if randomness == "rng" else require_fresh_randomness)(sampler, inputs[0], check_seed)
-    sizes = ([int(v) for v in np.random.default_rng(size_seed).poisson(n_confirm, 2)] if conditional
-             else [n_confirm, n_confirm])
+    sizes = [int(v) for v in np.random.default_rng(size_seed).poisson(n_confirm, 2)]
 
     total, drawn = n_select * len(inputs) + sum(sizes), [0]
 
@@ -401,9 +435,10 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
             fitted[i, j] = select_event(selection[i], selection[j], continuous, n_confirm, alpha, delta_f,
                                         floating_point=floating_point)
             chosen.append(fitted[i, j][0])
-    del selection
     pick = max(range(len(ordered)), key=lambda i: chosen[i][1])  # the first of the best selection scores
     (a, b), event = ordered[pick], chosen[pick][0]
+    method = _method_of(event, (selection[position(a)], selection[position(b)]), n_confirm, alpha, delta_f)
+    del selection
     counts = [0, 0]  # confirmation counts under x and x', chunk by chunk
 
     def confirm(side: int, outputs: np.ndarray) -> None:
@@ -411,9 +446,9 @@ def audit(target: Sampler | Mechanism, *, eps: object, delta: object = 0, pairs=
 
     stream_all(sampler, [a, b], sizes, confirm_seed, chunk, executor, confirm, progress=advance)
     (k, k2), (n, n2) = counts, sizes
-    bound, lo, hi, share = _confirmed_bound(k, n, k2, n2, alpha, delta_f, conditional=conditional)
+    bound, lo, hi, share, lo2 = _confirmed_bound(k, n, k2, n2, alpha, delta_f, method=method)
     witness = AuditWitness(a, b, event.describe(), k, n, k2, n2, k / n if n else 0.0, k2 / n2 if n2 else 0.0, lo, hi,
-                           share)
+                           share, lo2)
     best_possible = None
     if isinstance(target, FiniteMechanism):
         best_possible = _best_possible(target, ordered, n_confirm, alpha, delta_f)

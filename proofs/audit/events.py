@@ -42,6 +42,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import beta
 
+from dpcert.mechanisms.parameters import InvalidParameterError
+
 __all__ = ["BinScoreEvent", "ConditionedThresholdEvent", "Event", "FlagScoreEvent", "LatticeEvent", "RowCode",
            "ScoreEvent", "SetEvent", "ThresholdEvent", "is_continuous", "lattice_cells", "select_event", "vector_bounds"]
 
@@ -349,22 +351,33 @@ def is_continuous(pooled: np.ndarray) -> bool:
     return False
 
 
-def vector_bounds(k: np.ndarray, k2: np.ndarray, n: float, n2: float, alpha: float, delta: float) -> np.ndarray:
-    """Vectorised eps lower bounds from counts k of n under x and k2 of n2 under x', 0 where not positive: for
-    delta > 0 log((CP_lo(k) - delta) / CP_hi(k2)), each bound at ``alpha``; for delta = 0 the log odds of the
-    conditional share's Clopper–Pearson lower bound at ``alpha`` (k of k + k2; the confirmation's Poisson sample sizes
-    make it exact: see :mod:`dpcert.proofs.audit.core`). A guide for choosing events (scipy, uncertified)."""
+def vector_bounds(k: np.ndarray, k2: np.ndarray, n: float, n2: float, alpha: float, delta: float, *,
+                  method: str = "best") -> np.ndarray:
+    """Vectorised eps lower bounds from counts k of n under x and k2 of n2 under x', 0 where not positive, each bound at
+    ``alpha`` (see :mod:`dpcert.proofs.audit.core`): for delta = 0 the log odds of the share's Clopper–Pearson lower
+    bound (k of k + k2); for delta > 0 by ``method``: "share", log(s / (1 - s) - delta / CP_lo(k2)); "two-sided",
+    log((CP_lo(k) - delta) / CP_hi(k2)); "best" (default), the larger. A guide for choosing events (scipy,
+    uncertified)."""
     k = np.asarray(k, dtype=float)
     k2 = np.asarray(k2, dtype=float)
     with np.errstate(all="ignore"):
+        share = np.where(k > 0, beta.ppf(alpha, np.maximum(k, 1e-300), k2 + 1), 0.0)
+        odds = np.maximum(share, 1e-300) / (1 - np.minimum(share, 1 - 1e-16))
         if delta == 0:
-            share = np.where(k > 0, beta.ppf(alpha, np.maximum(k, 1e-300), k2 + 1), 0.0)
-            value = np.log(np.maximum(share, 1e-300)) - np.log1p(-np.minimum(share, 1 - 1e-16))
-        else:
+            return np.maximum(np.nan_to_num(np.log(odds), nan=0.0), 0.0)
+        values = []
+        if method in ("share", "best"):
+            lo2 = np.where(k2 > 0, beta.ppf(alpha, np.maximum(k2, 1e-300), np.maximum(n2 - k2 + 1, 1e-300)), 0.0)
+            ratio = odds - delta / np.maximum(lo2, 1e-300)
+            values.append(np.where((lo2 > 0) & (ratio > 0), np.log(np.maximum(ratio, 1e-300)), 0.0))
+        if method in ("two-sided", "best"):
             lo = np.where(k > 0, beta.ppf(alpha, np.maximum(k, 1e-300), n - k + 1), 0.0) - delta
             hi = np.where(k2 < n2, beta.ppf(1 - alpha, k2 + 1, np.maximum(n2 - k2, 1e-300)), 1.0)
-            value = np.where((lo > 0) & (hi > 0), np.log(np.maximum(lo, 1e-300)) - np.log(np.maximum(hi, 1e-300)),
-                             0.0)
+            values.append(np.where((lo > 0) & (hi > 0), np.log(np.maximum(lo, 1e-300)) - np.log(np.maximum(hi, 1e-300)),
+                                   0.0))
+        if not values:
+            raise InvalidParameterError(f"method must be 'share', 'two-sided' or 'best'. Got {method!r}")
+        value = np.maximum.reduce(values)
     return np.maximum(np.nan_to_num(value, nan=0.0), 0.0)
 
 

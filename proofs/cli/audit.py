@@ -34,8 +34,8 @@ def _build(name: str, raw: dict[str, str], eps: str):
               help="claimed eps, in [10^-300, 10^4]; also the mechanism's eps unless --param eps=... is given")
 @click.option("--delta", default="0", show_default=True, help="claimed delta in [0, 1)")
 @click.option("--samples", required=True,
-              help="samples per input (half select events, half confirm: Poisson sizes of that mean for a pure "
-                   "claim), in [2, 10^7] and at most 4e7 over all "
+              help="samples per input (half select events, half confirm: Poisson sizes of that mean), in "
+                   "[2, 10^7] and at most 4e7 over all "
                    "inputs; or auto: 10^4, 10^5, 10^6, then the most allowed, until a violation is found, the "
                    "confidence split over the stages")
 @click.option("--max-samples", default=None,

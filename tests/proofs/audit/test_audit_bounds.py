@@ -7,7 +7,8 @@ For 1 <= k <= n, P(Bin(n, p) >= k) strictly increases in p, so for a float b
 At small n the tails are evaluated exactly (integers: a float is a dyadic rational), so "b <= p_lo" and
 "p_lo < b (1 + 1e-9)" are decided exactly: the exact bound is bracketed in [b, b (1 + 1e-9)). At large n
 the tail is summed independently in 60-digit mpmath (log-gamma anchor, term recurrence, the short side).
-eps_lower_bound and log_odds_lower are compared with the exact log ratio and log odds at 50 digits.
+eps_lower_bound, log_odds_lower and share_eps_lower_bound are compared with the exact log ratio, log odds and
+log(odds - delta / p') at 50 digits.
 
 References: Clopper and Pearson (Biometrika 1934).
 """
@@ -24,7 +25,7 @@ from scipy.stats import beta
 
 from dpcert.mechanisms.parameters import InvalidParameterError
 from dpcert.proofs.audit import bounds
-from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound, log_odds_lower
+from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound, log_odds_lower, share_eps_lower_bound
 
 SMALL_N = (1, 2, 3, 4, 5, 7, 10, 16, 25, 40, 59, 60)
 CLOSE = 1e-9
@@ -247,6 +248,30 @@ def test_log_odds_lower_is_below_the_exact_log_odds():
     for bad in (math.nan, -0.1, 1.5, "0.7", None, True):
         with pytest.raises(InvalidParameterError, match=r"share_lo must be a real number in \[0, 1\]"):
             log_odds_lower(bad)
+
+
+def test_share_eps_lower_bound_is_below_the_exact_log_of_odds_less_delta_over_p():
+    """share_eps_lower_bound(s, delta, p') <= log(s / (1 - s) - delta / p') at 50 digits, within 1e-14 relative of it,
+    on random shares, deltas up to the whole odds above 1 and p' from 10^-300; 0 where that is not positive; and
+    log_odds_lower itself at delta = 0."""
+    rng = np.random.default_rng(13)
+    with mpmath.workdps(50):
+        for _ in range(2000):
+            share = float(1 - 10 ** rng.uniform(-15.9, math.log10(0.5)))
+            p_prime = float(10 ** rng.uniform(-300, 0))
+            odds = mpmath.mpf(share) / (1 - mpmath.mpf(share))
+            delta = float(min(0.999, float((odds - 1) * p_prime) * rng.uniform(0, 1.2)))
+            exact = mpmath.log(max(odds - mpmath.mpf(delta) / mpmath.mpf(p_prime), mpmath.mpf(1)))
+            bound = share_eps_lower_bound(share, delta, p_prime)
+            assert bound <= exact and exact - bound <= 1e-14 * max(1, exact) + 1e-300, (share, delta, p_prime)
+    assert share_eps_lower_bound(0.75, 0.0, 0.0) == log_odds_lower(0.75)
+    assert share_eps_lower_bound(0.75, 0.2, 0.1) == 0.0  # 3 - 2 = 1: no bound
+    assert share_eps_lower_bound(0.75, 1e-9, 0.0) == 0.0  # no lower bound on P(E|x'): delta / p' unbounded
+    assert share_eps_lower_bound(1.0, 1e-9, 0.5) == math.inf
+    for name, args in (("share_lo", (1.5, 0.1, 0.5)), ("p_prime_lo", (0.7, 0.1, -1.0)), ("delta", (0.7, 1.0, 0.5)),
+                       ("delta", (0.7, math.nan, 0.5))):
+        with pytest.raises(InvalidParameterError, match=name):
+            share_eps_lower_bound(*args)
 
 
 # ---------------------------------------------------------------------------------------------
