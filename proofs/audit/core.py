@@ -62,7 +62,7 @@ from dpcert.mechanisms.neighbours import WithinDistance
 from dpcert.mechanisms.parameters import (InvalidParameterError, require_eps, require_int, require_unit_interval,
                                           to_exact)
 from dpcert.proofs.audit.bounds import cp_lower, cp_upper, eps_lower_bound, log_odds_lower, share_eps_lower_bound
-from dpcert.proofs.audit.events import is_continuous, select_event, vector_bounds
+from dpcert.proofs.audit.events import Event, is_continuous, select_event, vector_bounds
 from dpcert.proofs.audit.patterns import statdp_patterns
 from dpcert.proofs.audit.sampling import (Sampler, draw_all, require_fresh_randomness, require_own_randomness,
                                           stream_all)
@@ -157,7 +157,8 @@ def _confirmed_bound(k: int, n: int, k2: int, n2: int, alpha: float, delta: floa
     return eps_lower_bound(lo, hi, delta), lo, hi, None, None
 
 
-def _method_of(event, chosen_on: tuple[np.ndarray, np.ndarray], n_confirm: int, alpha: float, delta: float) -> str:
+def _method_of(event: Event, chosen_on: tuple[np.ndarray, np.ndarray], n_confirm: int, alpha: float,
+               delta: float) -> str:
     """The method whose bound the chosen event's counts on the selection sample foresee to be higher (the share
     whenever delta = 0): a choice made on the selection sample only, so the confirmation's statement is untouched."""
     if delta == 0:
