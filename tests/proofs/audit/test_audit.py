@@ -445,6 +445,28 @@ def test_an_eps_delta_audit_bounds_an_event_never_seen_under_x_prime_by_the_two_
     assert by_share[0] == 0.0 < result.epsilon_lower_bound
 
 
+def _rare_leak(x, size, rng):
+    """Fair bits, and an output 2 with probability 1/100 under x = 0 and 4e-6 under x = 1."""
+    out = rng.integers(0, 2, size)
+    out[rng.random(size) < (0.01 if x == 0 else 4e-6)] = 2
+    return out
+
+
+def test_an_eps_delta_audit_does_not_stake_its_bound_on_an_event_seen_a_few_times_under_x_prime(monkeypatch):
+    """The event {2} falls about twice in the confirmation's 500,000 outputs of x = 1: the share's bound, which needs
+    P(E|x') bounded from below, is 0 whenever the confirmation sees none (probability e^-2 = 0.14); the two
+    probabilities' bound is about 6.4 whatever. The method is chosen on the counts the selection sample predicts
+    (negative binomial), not at their means, so every seed bounds the leak (measured at least 6.00 over 60 seeds, the
+    share never chosen); the share forced gives 0 at seed 13 (power check)."""
+    def bound(seed: int) -> float:
+        return audit(_rare_leak, eps="1/10", delta="1e-6", pairs=[(0, 1)], samples=1_000_000, confidence=0.9,
+                     seed=seed).epsilon_lower_bound
+
+    assert min(bound(seed) for seed in range(20)) > 6
+    monkeypatch.setattr(audit_core, "_method_of", lambda *args: "share")
+    assert bound(13) == 0.0
+
+
 def test_the_recheck_refuses_a_witness_whose_bounds_do_not_match_its_method():
     """A (eps, delta) share witness without its bound on P(E|x'), or a pure one that carries one, is not re-derivable."""
     import dataclasses
