@@ -158,6 +158,11 @@ def _confirmed_bound(k: int, n: int, k2: int, n2: int, alpha: float, delta: floa
     return eps_lower_bound(lo, hi, delta), lo, hi, None, None
 
 
+_WITNESS_LAYOUTS = {("share", False, False), ("share", True, True), ("two-sided", False, True)}
+"""(method, with a bound on P(E|x'), delta > 0) of a consistent witness: the share alone for delta = 0, the share
+with p'_lo or the two probabilities for delta > 0."""
+
+
 _FORESIGHT_LEVELS = (np.arange(100) + 0.5) / 100
 """The quantiles of each foreseen confirmation count over which :func:`_method_of` averages a method's bound."""
 
@@ -237,9 +242,9 @@ class AuditResult:
             return self.epsilon_lower_bound == 0 and self.verdict == "no-violation-found"
         w = self.witness
         method = "two-sided" if w.share_lower is None else "share"
-        with_delta = self.claimed_delta > 0
-        if (w.p_prime_lower is not None) != (with_delta and method == "share") or not with_delta and method != "share":
-            return False  # the share alone for delta = 0; with a bound on P(E|x') for delta > 0; two-sided with delta
+        layout = (method, w.p_prime_lower is not None, self.claimed_delta > 0)
+        if layout not in _WITNESS_LAYOUTS:
+            return False
         bound, lo, hi, share, lo2 = _confirmed_bound(w.k, w.n, w.k_prime, w.n_prime, self.alpha_per_bound,
                                                      self.claimed_delta, method=method)
         verdict = "violation" if bound > self.claimed_eps else "no-violation-found"

@@ -206,8 +206,7 @@ class FlagScoreEvent(Event):
     inner: ThresholdEvent
 
     def count(self, outputs: np.ndarray) -> int:
-        w = np.asarray(self.weights, dtype=float)
-        return self.inner.count(_in_blocks(outputs, lambda rows: _flag_features(rows, self.flags) @ w))
+        return self.inner.count(_flag_scores(outputs, self.flags, self.weights))
 
     def describe(self) -> str:
         terms, k = [], 0
@@ -229,6 +228,12 @@ def _flag_features(rows: np.ndarray, flags: tuple[tuple[float, ...], ...]) -> np
         columns.append(np.where(np.logical_or.reduce(hits), 0.0, y) if hits else y)
         columns += [hit.astype(float) for hit in hits]
     return np.column_stack(columns)
+
+
+def _flag_scores(outputs: np.ndarray, flags: tuple[tuple[float, ...], ...], weights: tuple[float, ...]) -> np.ndarray:
+    """w . phi(y) for every row, phi the flag features."""
+    w = np.asarray(weights, dtype=float)
+    return _in_blocks(outputs, lambda rows: _flag_features(rows, flags) @ w)
 
 
 def _flags(pooled: np.ndarray) -> tuple[tuple[float, ...], ...]:
@@ -358,6 +363,8 @@ def vector_bounds(k: np.ndarray, k2: np.ndarray, n: float, n2: float, alpha: flo
     bound (k of k + k2); for delta > 0 by ``method``: "share", log(s / (1 - s) - delta / CP_lo(k2)); "two-sided",
     log((CP_lo(k) - delta) / CP_hi(k2)); "best" (default), the larger. A guide for choosing events (scipy,
     uncertified)."""
+    if method not in ("share", "two-sided", "best"):
+        raise InvalidParameterError(f"method must be 'share', 'two-sided' or 'best'. Got {method!r}")
     k = np.asarray(k, dtype=float)
     k2 = np.asarray(k2, dtype=float)
     with np.errstate(all="ignore"):
@@ -375,8 +382,6 @@ def vector_bounds(k: np.ndarray, k2: np.ndarray, n: float, n2: float, alpha: flo
             hi = np.where(k2 < n2, beta.ppf(1 - alpha, k2 + 1, np.maximum(n2 - k2, 1e-300)), 1.0)
             values.append(np.where((lo > 0) & (hi > 0), np.log(np.maximum(lo, 1e-300)) - np.log(np.maximum(hi, 1e-300)),
                                    0.0))
-        if not values:
-            raise InvalidParameterError(f"method must be 'share', 'two-sided' or 'best'. Got {method!r}")
         value = np.maximum.reduce(values)
     return np.maximum(np.nan_to_num(value, nan=0.0), 0.0)
 
@@ -486,10 +491,9 @@ def _select_flag_score(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:
     weights = _logistic_weights(_flag_features(a[:rows], flags), _flag_features(b[:rows], flags))
     if not any(weights):
         return [(None, 0.0), (None, 0.0)]
-    w = np.asarray(weights)
-    score_a, score_b = (_in_blocks(s, lambda rows: _flag_features(rows, flags) @ w) for s in (a, b))
     return [(None, 0.0) if inner is None else (FlagScoreEvent(flags, weights, inner), score) for inner, score in
-            _best_half_line(score_a, score_b, scale_a, scale_b, n, alpha, delta)]
+            _best_half_line(_flag_scores(a, flags, weights), _flag_scores(b, flags, weights), scale_a, scale_b, n,
+                            alpha, delta)]
 
 
 def _select_bin_score(a, b, scale_a, scale_b, n, alpha, delta) -> list[Choice]:
