@@ -229,6 +229,17 @@ def _frequency_errors() -> str:
                                        ylabel="mean d_EM error"))
 
 
+def _grouped_log_bars(axes, groups: Sequence[str], bars: Sequence[tuple[Sequence[float], str, str]]) -> None:
+    """Bars side by side over each of ``groups``, on a log scale: one (heights, label, colour) per bar, in order."""
+    import numpy as np
+
+    width = 0.8 / len(bars)
+    for i, (heights, label, colour) in enumerate(bars):
+        axes.bar(np.arange(len(groups)) + (i - (len(bars) - 1) / 2) * width, heights, width, label=label, color=colour)
+    axes.set_xticks(range(len(groups)), groups)
+    axes.set_yscale("log")
+
+
 _COLD_START = {"network": "lastfm", "iterations_per_node": "20"}  # dpcert simulate privact-recommend's defaults
 _COLD_START_BARS = (  # (table key of the JSON, measured or the paper's, label, colour)
     ("table4_current_ordering", "ndcg", "Table 4 (current rule), measured", "#1f77b4"),
@@ -239,20 +250,14 @@ _COLD_START_BARS = (  # (table key of the JSON, measured or the paper's, label, 
 
 
 def _cold_start_ndcg() -> str:
-    import numpy as np
-
     from dpcert.mechanisms.privact.cold_start import cold_start_tables
 
     tables = cold_start_tables(_COLD_START["network"],
                                iterations_per_node=int(_COLD_START["iterations_per_node"])).as_json()
     strategies = list(tables["table4_current_ordering"])
     figure, axes = new_axes()
-    width = 0.8 / len(_COLD_START_BARS)
-    for i, (table, value, label, colour) in enumerate(_COLD_START_BARS):
-        axes.bar(np.arange(len(strategies)) + (i - 1.5) * width, [tables[table][s][value] for s in strategies],
-                 width, label=label, color=colour)
-    axes.set_xticks(range(len(strategies)), strategies)
-    axes.set_yscale("log")
+    _grouped_log_bars(axes, strategies, [([tables[table][s][value] for s in strategies], label, colour)
+                                         for table, value, label, colour in _COLD_START_BARS])
     title = (f"cold-start recommendation on {tables['network']}: NDCG@{tables['k']}, "
              f"{tables['iterations_per_node']} x n proposals")
     return _svg(lambda path: save_axes(figure, axes, path, title=title, xlabel="strategy",
@@ -269,28 +274,17 @@ _EXISTING_BARS = (  # (value in the JSON's Table 3, label, colour)
 
 
 def _existing_users_scores() -> str:
-    import numpy as np
-
-    from dpcert.mechanisms.privact.cold_start import TREE_SEEDS
     from dpcert.mechanisms.privact.existing_users import existing_users_table
-    from dpcert.mechanisms.privact.ratings import SPLIT_SEEDS
-    from dpcert.mechanisms.privact.serec import SERecParameters
-    from dpcert.proofs.cli.simulate import RECOMMEND_DEFAULT_ITERATIONS
+    from dpcert.proofs.cli.simulate import _serec_inputs
 
-    parameters = SERecParameters(factors=int(_EXISTING["factors"]), epochs=int(_EXISTING["epochs"]))
-    result = existing_users_table(_EXISTING["network"], iterations_per_node=RECOMMEND_DEFAULT_ITERATIONS,
-                                  tree_seeds=TREE_SEEDS[:1], split_seeds=SPLIT_SEEDS[:1], parameters=parameters)
+    result = existing_users_table(**_serec_inputs(dict(_EXISTING), 0))  # the arguments of the figure's command
     table = result.as_json()["table3"]
     models = list(table)
     figure, axes = new_axes()
-    width = 0.8 / len(_EXISTING_BARS)
-    for i, (value, label, colour) in enumerate(_EXISTING_BARS):
-        axes.bar(np.arange(len(models)) + (i - 1.5) * width, [table[m][value] for m in models], width, label=label,
-                 color=colour)
-    axes.set_xticks(range(len(models)), models)
-    axes.set_yscale("log")
-    title = (f"existing users on {result.network}: SERec f = {parameters.factors}, {parameters.epochs} epochs, "
-             f"one split, {RECOMMEND_DEFAULT_ITERATIONS} x n proposals")
+    _grouped_log_bars(axes, models, [([table[m][value] for m in models], label, colour)
+                                     for value, label, colour in _EXISTING_BARS])
+    title = (f"existing users on {result.network}: SERec f = {result.parameters.factors}, {result.parameters.epochs} "
+             f"epochs, one split, {result.iterations_per_node} x n proposals")
     return _svg(lambda path: save_axes(figure, axes, path, title=title, xlabel="model", ylabel="score at k = 100"))
 
 
